@@ -1,0 +1,110 @@
+// ESLint flat config: typescript-eslint strict + stylistic (type-checked), with the project's
+// safety rules expressed as lint errors that name the safe helper to use instead.
+import js from '@eslint/js';
+import n from 'eslint-plugin-n';
+import simpleImportSort from 'eslint-plugin-simple-import-sort';
+import unicorn from 'eslint-plugin-unicorn';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Modules the pure engine must never import: it reaches I/O only through ports. */
+const ENGINE_FORBIDDEN_IMPORTS = [
+  'fastify',
+  'better-sqlite3',
+  'pg',
+  'redis',
+  'undici',
+  'commander',
+  'pino',
+  'node:fs',
+  'node:fs/promises',
+  'node:net',
+  'node:http',
+  'node:https',
+  'node:dns',
+  'node:child_process',
+];
+
+export default tseslint.config(
+  { ignores: ['dist/', 'coverage/', 'node_modules/', 'data/', '.linkguard/'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  ...tseslint.configs.stylisticTypeChecked,
+  {
+    languageOptions: {
+      globals: { ...globals.node },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { 'simple-import-sort': simpleImportSort, n, unicorn },
+    rules: {
+      'simple-import-sort/imports': 'error',
+      'simple-import-sort/exports': 'error',
+      'n/prefer-node-protocol': 'error',
+      'unicorn/filename-case': ['error', { case: 'kebabCase' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      // Template literals with numbers are everywhere in messages; they are safe.
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      'no-console': 'error',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='fetch']",
+          message: 'Outbound HTTP goes through the SSRF-safe client in src/net/ (not yet built).',
+        },
+        {
+          selector:
+            'BinaryExpression[operator=/^[!=]==?$/] > Identifier[name=/(secret|apiKey|keyHash|token)$/i]',
+          message: 'Compare secrets with timingSafeEqual (see src/access/api-key.ts), never ===.',
+        },
+      ],
+    },
+  },
+  {
+    // The engine is a pure library (DESIGN §1): no I/O imports, data arrives as arguments.
+    files: ['src/engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ENGINE_FORBIDDEN_IMPORTS.map((name) => ({
+            name,
+            message: 'src/engine is pure: pass I/O in as a port (src/engine/ports.ts).',
+          })),
+          patterns: [
+            {
+              group: ['**/http/**', '**/store/**', '**/cli/**', '**/access/**', '**/config/**'],
+              message: 'src/engine may import only from src/engine.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Parsing untrusted URLs happens in one place so every caller gets the same rules.
+    files: ['src/**/*.ts'],
+    ignores: ['src/engine/url/**', 'src/config/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='URL']",
+          message: 'Parse untrusted URLs with normalizeUrl() from src/engine/url/.',
+        },
+        {
+          selector: "CallExpression[callee.name='fetch']",
+          message: 'Outbound HTTP goes through the SSRF-safe client in src/net/ (not yet built).',
+        },
+      ],
+    },
+  },
+  {
+    // The CLI talks to people; scripts and benchmarks print their tables.
+    files: ['src/cli/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);

@@ -1,0 +1,56 @@
+/**
+ * @module access/authenticate-key
+ * Enterprise Bearer authentication (spec §5, DESIGN §3 step 2): a presented `sk_live_` key is
+ * checked for form, hashed, looked up by hash and compared in constant time. An unknown, expired
+ * or revoked key is `invalid_api_key` — there is no fallback to the payment flow, so a caller who
+ * meant to use a key never pays by accident. Nothing here logs or keeps the raw key.
+ */
+import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
+import type { ApiKeyRecord, KeyStore } from '../store/ports.js';
+import { hashApiKey, hashesEqual, isWellFormedApiKey } from './api-key.js';
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/**
+ * The raw token of an `Authorization: Bearer …` header, or null when there is no Bearer header.
+ *
+ * @throws {AppError} `invalid_api_key` for an Authorization header that is not a single Bearer
+ *   token: a malformed credential is a failed authentication, not an absent one.
+ */
+export function bearerToken(header: string | undefined): string | null {
+  if (header === undefined || header.trim() === '') return null;
+  const match = BEARER.exec(header);
+  if (match === null)
+    throw new AppError('invalid_api_key', 'Authorization must be "Bearer <API key>"');
+  return match[1] ?? null;
+}
+
+/**
+ * Authenticate an enterprise key.
+ *
+ * @param keys the key store.
+ * @param raw the presented token.
+ * @param clock for the expiry check.
+ * @returns the key record.
+ * @throws {AppError} `invalid_api_key` for a malformed, unknown, expired or revoked key (one
+ *   message for all, so the response does not tell an attacker which keys exist).
+ */
+export async function authenticateKey(
+  keys: KeyStore,
+  raw: string,
+  clock: Clock,
+): Promise<ApiKeyRecord> {
+  const invalid = () =>
+    new AppError('invalid_api_key', 'The API key is invalid, expired or revoked');
+  if (!isWellFormedApiKey(raw)) throw invalid();
+  const hash = hashApiKey(raw);
+  const record = await keys.findKeyByHash(hash);
+  // The look-up is by hash; comparing again in constant time keeps the check independent of how
+  // the store compares blobs.
+  if (record === null || !hashesEqual(record.hash, hash)) throw invalid();
+  const now = clock.now();
+  if (record.revokedAt !== null && record.revokedAt <= now) throw invalid();
+  if (record.expiresAt !== null && record.expiresAt <= now) throw invalid();
+  return record;
+}

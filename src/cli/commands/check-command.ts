@@ -1,0 +1,98 @@
+/**
+ * @module cli/commands/check-command
+ * `linkguard check URL… [--file F] [--json] [--offline]`: judge URLs in process with the same
+ * engine and rules as the API. `--json` writes JSON Lines in input order: the API's 200 body plus
+ * `url`, or `{url, error, message}` for an input that is not a URL we judge. `--offline` makes no
+ * network request (layers that need the network are skipped and the reason says so).
+ */
+import { readFileSync } from 'node:fs';
+
+import { SingleBar } from 'cli-progress';
+import { Command } from 'commander';
+import pc from 'picocolors';
+
+import { judgeParsedUrl } from '../../engine/detect.js';
+import type { LayerCoverage } from '../../engine/scoring/build-verdict.js';
+import { normalizeUrl } from '../../engine/url/normalize-url.js';
+import type { Verdict, VerdictValue } from '../../engine/verdict.js';
+import { defaultEngine } from '../../engine-data/load-engine-data.js';
+import { SERVICE_COVERAGE } from '../../service/detection-service.js';
+import { printTable } from '../print-table.js';
+
+const OFFLINE: LayerCoverage = { intel: 'offline', page: 'offline' };
+
+type CheckResult =
+  | { url: string; verdict: Verdict }
+  | { url: string; error: 'invalid_url'; message: string; reason: string };
+
+const paint: Record<VerdictValue, (text: string) => string> = {
+  safe: pc.green,
+  caution: pc.yellow,
+  danger: pc.red,
+};
+
+/** Inputs from arguments and a file (one URL per line; blank lines and `#` comments skipped). */
+export function collectInputs(urls: readonly string[], file: string | undefined): string[] {
+  const fromFile =
+    file === undefined
+      ? []
+      : readFileSync(file, 'utf8')
+          .split(/\r?\n/)
+          .map((line) => line.trim())
+          .filter((line) => line !== '' && !line.startsWith('#'));
+  return [...urls, ...fromFile];
+}
+
+export function checkCommand(): Command {
+  return new Command('check')
+    .description('judge URLs in process (same engine as the API)')
+    .argument('[urls...]', 'URLs or bare hosts')
+    .option('--file <path>', 'read URLs from a file, one per line')
+    .option('--json', 'write JSON Lines: the API body plus "url", in input order')
+    .option('--offline', 'make no network request; skip layers that need the network')
+    .action((urls: string[], options: { file?: string; json?: boolean; offline?: boolean }) => {
+      const inputs = collectInputs(urls, options.file);
+      if (inputs.length === 0) {
+        console.error('Give at least one URL or --file.');
+        process.exitCode = 2;
+        return;
+      }
+      const engine = defaultEngine();
+      const coverage = options.offline === true ? OFFLINE : SERVICE_COVERAGE;
+      const bar =
+        options.file !== undefined && process.stderr.isTTY
+          ? new SingleBar({ stream: process.stderr, format: 'checking {bar} {value}/{total} URLs' })
+          : null;
+      bar?.start(inputs.length, 0);
+      const results: CheckResult[] = [];
+      for (const url of inputs) {
+        const parsed = normalizeUrl(url);
+        const result: CheckResult = parsed.ok
+          ? { url, verdict: judgeParsedUrl(engine, parsed.url, coverage) }
+          : { url, error: 'invalid_url', message: parsed.message, reason: parsed.reason };
+        if (options.json === true)
+          console.log(JSON.stringify('verdict' in result ? { url, ...result.verdict } : result));
+        else results.push(result);
+        bar?.increment();
+      }
+      bar?.stop();
+      if (options.json !== true) printResults(results);
+    });
+}
+
+function printResults(results: readonly CheckResult[]): void {
+  printTable(
+    ['verdict', 'trust', 'brand', 'url', 'reason'],
+    results.map((result) =>
+      'verdict' in result
+        ? [
+            paint[result.verdict.verdict](result.verdict.verdict),
+            String(result.verdict.trust_score),
+            result.verdict.brand ?? '-',
+            result.url,
+            result.verdict.reason,
+          ]
+        : [pc.dim('invalid'), '-', '-', result.url, result.message],
+    ),
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * @module cli/commands/serve-command
+ * `linkguard serve`: load configuration, open the store, build the engine and the HTTP app, listen,
+ * and shut down cleanly on SIGTERM/SIGINT (finish in-flight requests, close the store).
+ */
+import { systemClock } from '../../clock.js';
+import { loadConfig } from '../../config/config.js';
+import { defaultEngine } from '../../engine-data/load-engine-data.js';
+import { buildApp } from '../../http/app.js';
+import { createLogger } from '../../observability/logger.js';
+import { openStore } from '../../store/open-store.js';
+
+/** Expired nonces are purged this often (they are useless after their 10-minute life). */
+const NONCE_PURGE_INTERVAL_MS = 10 * 60 * 1000;
+
+export async function serveCommand(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const store = openStore(config.store);
+  const started = performance.now();
+  const engine = defaultEngine();
+  logger.info(
+    { brands: engine.brands.brands.length, ms: Math.round(performance.now() - started) },
+    'engine ready',
+  );
+
+  const app = await buildApp({ config, store, engine, clock: systemClock, logger });
+  const purge = setInterval(() => {
+    store.nonces.purgeExpiredNonces(systemClock.now()).catch((error: unknown) => {
+      logger.error({ err: error }, 'nonce purge failed');
+    });
+  }, NONCE_PURGE_INTERVAL_MS);
+  purge.unref();
+
+  let closing = false;
+  const shutdown = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    clearInterval(purge);
+    app
+      .close()
+      .then(() => store.close())
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', () => {
+    shutdown('SIGTERM');
+  });
+  process.once('SIGINT', () => {
+    shutdown('SIGINT');
+  });
+
+  await app.listen({ port: config.port, host: config.host });
+  logger.info(
+    { publicBaseUrl: config.publicBaseUrl, store: config.store.kind },
+    'linkguard listening',
+  );
+}

@@ -1,0 +1,204 @@
+/**
+ * @module config
+ * The only module that reads `process.env`. `loadConfig()` parses and validates every variable
+ * once at start-up and returns a frozen, typed {@link Config}; a bad value stops the process with
+ * a message naming the variable. Every variable is documented in the README's configuration
+ * table with its default.
+ */
+
+/** Where the store lives. `sqlite` is the embedded default; `postgres` is the scale-out store. */
+export type StoreLocation =
+  | { kind: 'sqlite'; /** file path, or `:memory:` */ path: string }
+  | { kind: 'postgres'; url: string };
+
+/** Proxy trust as Fastify's `trustProxy` option understands it. */
+export type TrustProxy = boolean | number | string[];
+
+/** Typed, validated, frozen service configuration. */
+export interface Config {
+  /** TCP port (PORT, default 8402). */
+  port: number;
+  /** Bind address (HOST, default 0.0.0.0). */
+  host: string;
+  /** Store location (DATABASE_URL, default `sqlite:.linkguard/linkguard.db`). */
+  store: StoreLocation;
+  /** Public origin used in the 402 `resource` and OpenAPI `servers` (PUBLIC_BASE_URL). */
+  publicBaseUrl: string;
+  /** Which proxies to trust for the client address (TRUST_PROXY, default false). */
+  trustProxy: TrustProxy;
+  /** pino level (LOG_LEVEL, default info). */
+  logLevel: LogLevel;
+  /** Requests per minute per source IP without a key, 402 challenges included (spec §8: 60). */
+  publicRateLimitPerMinute: number;
+  /** Default requests per minute for an enterprise key without its own limit (spec §8: 10,000). */
+  keyRateLimitPerMinute: number;
+  /** x402 settings used to build the 402 challenge (DESIGN §4.1–4.2, §6). */
+  payments: PaymentConfig;
+}
+
+/** Settings of the x402 challenge. A chain without a recipient is not offered. */
+export interface PaymentConfig {
+  /** Memo / message prefix: `<prefix>:<nonce>` (X402_PREFIX, default `linkguard`). */
+  prefix: string;
+  /** Price as a decimal USDC string (PRICE_USDC, default `0.01`). */
+  priceUsdc: string;
+  /** The same price in atomic units (6 decimals): `0.01` → 10000. */
+  priceAtomic: bigint;
+  /** Nonce lifetime in seconds (NONCE_TTL_SECONDS, default 600 = spec's 10 minutes). */
+  nonceTtlSeconds: number;
+  /** Solana recipient wallet (owner, base58) or null when Solana is not offered. */
+  solanaRecipient: string | null;
+  /** SPL mint of USDC on Solana (SOLANA_USDC_MINT, default mainnet USDC). */
+  solanaUsdcMint: string;
+  /** Base recipient (0x address) or null when Base is not offered. */
+  baseRecipient: string | null;
+  /** USDC ERC-20 contract on Base (BASE_USDC_CONTRACT, default Base mainnet USDC). */
+  baseUsdcContract: string;
+}
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+const LOG_LEVELS: readonly LogLevel[] = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+];
+
+/** Circle's USDC mint on Solana mainnet (source: developers.circle.com/stablecoins/usdc-contract-addresses). */
+export const SOLANA_MAINNET_USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+/** Circle's USDC contract on Base mainnet (same source). */
+export const BASE_MAINNET_USDC_CONTRACT = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+
+/** USDC has 6 decimals on both chains (Circle docs). */
+const USDC_DECIMALS = 6;
+
+const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/** Thrown when an environment variable has an invalid value; the message names it. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Parse and validate the configuration from an environment map.
+ *
+ * @param env usually `process.env`; tests pass their own map.
+ * @returns a frozen {@link Config}.
+ * @throws {ConfigError} naming the first invalid variable.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const port = intVar(env, 'PORT', 8402, 0, 65535);
+  const payments: PaymentConfig = {
+    prefix: stringVar(env, 'X402_PREFIX', 'linkguard', /^[a-z0-9][a-z0-9_-]{0,31}$/),
+    ...priceVar(env),
+    nonceTtlSeconds: intVar(env, 'NONCE_TTL_SECONDS', 600, 10, 86_400),
+    solanaRecipient: optionalVar(env, 'SOLANA_RECIPIENT', BASE58_ADDRESS),
+    solanaUsdcMint: stringVar(env, 'SOLANA_USDC_MINT', SOLANA_MAINNET_USDC_MINT, BASE58_ADDRESS),
+    baseRecipient: optionalVar(env, 'BASE_RECIPIENT', EVM_ADDRESS),
+    baseUsdcContract: stringVar(env, 'BASE_USDC_CONTRACT', BASE_MAINNET_USDC_CONTRACT, EVM_ADDRESS),
+  };
+  const config: Config = {
+    port,
+    host: stringVar(env, 'HOST', '0.0.0.0', /^[^\s]+$/),
+    store: storeVar(env),
+    publicBaseUrl: baseUrlVar(env, port),
+    trustProxy: trustProxyVar(env),
+    logLevel: enumVar(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
+    publicRateLimitPerMinute: intVar(env, 'RATE_LIMIT_PUBLIC_PER_MINUTE', 60, 1, 1_000_000),
+    keyRateLimitPerMinute: intVar(env, 'RATE_LIMIT_KEY_PER_MINUTE', 10_000, 1, 10_000_000),
+    payments: Object.freeze(payments),
+  };
+  return Object.freeze(config);
+}
+
+function raw(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) throw new ConfigError(`${name} must be an integer, got "${value}"`);
+  const n = Number(value);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}`);
+  return n;
+}
+
+function stringVar(env: Env, name: string, fallback: string, pattern: RegExp): string {
+  const value = raw(env, name) ?? fallback;
+  if (!pattern.test(value)) throw new ConfigError(`${name} has an invalid value "${value}"`);
+  return value;
+}
+
+function optionalVar(env: Env, name: string, pattern: RegExp): string | null {
+  const value = raw(env, name);
+  if (value === undefined) return null;
+  if (!pattern.test(value)) throw new ConfigError(`${name} has an invalid value "${value}"`);
+  return value;
+}
+
+function enumVar<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const value = raw(env, name) ?? fallback;
+  const found = allowed.find((a) => a === value);
+  if (found === undefined) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}`);
+  return found;
+}
+
+function storeVar(env: Env): StoreLocation {
+  const value = raw(env, 'DATABASE_URL') ?? 'sqlite:.linkguard/linkguard.db';
+  if (value.startsWith('sqlite:')) {
+    const path = value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (path === '') throw new ConfigError('DATABASE_URL sqlite: needs a file path or :memory:');
+    return { kind: 'sqlite', path };
+  }
+  if (/^postgres(ql)?:\/\//.test(value)) return { kind: 'postgres', url: value };
+  throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
+}
+
+function baseUrlVar(env: Env, port: number): string {
+  const value = raw(env, 'PUBLIC_BASE_URL') ?? `http://localhost:${port}`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`PUBLIC_BASE_URL is not a URL: "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('PUBLIC_BASE_URL must be http(s)');
+  }
+  if (url.search !== '' || url.hash !== '' || url.username !== '') {
+    throw new ConfigError('PUBLIC_BASE_URL must be an origin with an optional path');
+  }
+  return url.href.replace(/\/$/, '');
+}
+
+function trustProxyVar(env: Env): TrustProxy {
+  const value = raw(env, 'TRUST_PROXY');
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const list = value.split(',').map((s) => s.trim());
+  if (list.some((s) => !/^[0-9a-fA-F.:/]+$/.test(s))) {
+    throw new ConfigError('TRUST_PROXY must be true, false, a hop count or a list of IPs/CIDRs');
+  }
+  return list;
+}
+
+function priceVar(env: Env): { priceUsdc: string; priceAtomic: bigint } {
+  const value = raw(env, 'PRICE_USDC') ?? '0.01';
+  const match = /^(\d{1,9})(?:\.(\d{1,6}))?$/.exec(value);
+  if (match === null) throw new ConfigError('PRICE_USDC must be a decimal with at most 6 decimals');
+  const whole = match[1] ?? '0';
+  const fraction = (match[2] ?? '').padEnd(USDC_DECIMALS, '0');
+  const priceAtomic = BigInt(whole) * 10n ** BigInt(USDC_DECIMALS) + BigInt(fraction);
+  if (priceAtomic <= 0n) throw new ConfigError('PRICE_USDC must be positive');
+  return { priceUsdc: value, priceAtomic };
+}

@@ -1,0 +1,72 @@
+/**
+ * @module engine-data/data-schemas
+ * TypeBox schemas of the data files in `data/`. The loader checks every file against its schema
+ * at start-up so a bad hand edit stops the service with the file and the field named, instead of
+ * silently weakening detection.
+ */
+import Type, { type TArray, type TString } from 'typebox';
+
+import { BRAND_CATEGORIES, WORD_GROUPS, type WordGroup } from '../engine/engine-data.js';
+
+const Host = Type.String({ pattern: '^[a-z0-9][a-z0-9.-]*[a-z0-9]$' });
+
+export const BrandSchema = Type.Object(
+  {
+    id: Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }),
+    name: Type.String({ minLength: 1 }),
+    aliases: Type.Array(Type.String({ minLength: 1 })),
+    tokens: Type.Array(Type.String({ pattern: '^[a-z0-9]{3,}$' }), { minItems: 1 }),
+    common_word: Type.Boolean(),
+    domains: Type.Array(Host, { minItems: 1 }),
+    category: Type.Union(BRAND_CATEGORIES.map((c) => Type.Literal(c))),
+    country: Type.String({ pattern: '^[A-Z]{2}$' }),
+    scope: Type.Union([Type.Literal('global'), Type.Literal('national')]),
+  },
+  { additionalProperties: false },
+);
+
+export const BrandsFileSchema = Type.Array(BrandSchema, { minItems: 1 });
+
+export const HostingFileSchema = Type.Object({
+  platforms: Type.Array(
+    Type.Object(
+      {
+        suffix: Host,
+        operator: Type.String(),
+        kind: Type.Union(
+          ['static', 'builder', 'tunnel', 'ddns', 'ipfs', 'storage', 'shared'].map((k) =>
+            Type.Literal(k),
+          ),
+        ),
+        tenancy: Type.Union([Type.Literal('subdomain'), Type.Literal('path')]),
+        psl: Type.Boolean(),
+        path_prefixes: Type.Optional(Type.Array(Type.String({ pattern: '^/' }))),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+});
+
+export const ShortenersFileSchema = Type.Object({
+  shorteners: Type.Array(Host),
+  link_in_bio: Type.Array(Host),
+});
+
+export const AbusedTldsFileSchema = Type.Object({
+  tier_a: Type.Array(Type.String()),
+  tier_b: Type.Array(Type.String()),
+  tier_c: Type.Array(Type.String()),
+});
+
+export const PhishingWordsFileSchema = Type.Object(
+  Object.fromEntries(
+    WORD_GROUPS.map((g) => [g, Type.Array(Type.String({ pattern: '^[a-z0-9]+$' }))]),
+  ) as Record<WordGroup, TArray<TString>>,
+);
+
+export const FillerWordsFileSchema = Type.Object({ words: Type.Array(Type.String()) });
+
+export const PopularDomainsFileSchema = Type.Object({
+  source: Type.String(),
+  domains: Type.Array(Host),
+});

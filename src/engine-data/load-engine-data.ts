@@ -1,0 +1,81 @@
+/**
+ * @module engine-data/load-engine-data
+ * Reads and validates the data files the engine runs on (`data/`, see data/SOURCES.md). This is
+ * the I/O side of the pure engine: it runs once per process.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import type { Static, TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+
+import { createEngine, type Engine } from '../engine/create-engine.js';
+import type { RawEngineData } from '../engine/engine-data.js';
+import {
+  AbusedTldsFileSchema,
+  BrandsFileSchema,
+  FillerWordsFileSchema,
+  HostingFileSchema,
+  PhishingWordsFileSchema,
+  PopularDomainsFileSchema,
+  ShortenersFileSchema,
+} from './data-schemas.js';
+
+/**
+ * The `data/` directory of this package, found by walking up from this module (it sits at a
+ * different depth under `src/` and `dist/src/`).
+ */
+export function dataDirectory(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = join(dir, 'data');
+    if (existsSync(join(candidate, 'brands.json'))) return candidate;
+    dir = dirname(dir);
+  }
+  throw new Error('linkguard data directory (data/brands.json) not found');
+}
+
+/**
+ * Read every data file.
+ *
+ * @param dir data directory (default: the package's own).
+ * @throws {Error} naming the file and field when a file is missing or invalid.
+ */
+export function loadEngineData(dir: string = dataDirectory()): RawEngineData {
+  const json = <S extends TSchema>(file: string, schema: S): Static<S> => {
+    const value: unknown = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    const validator = Compile(schema);
+    if (!validator.Check(value)) {
+      const first = [...validator.Errors(value)][0];
+      throw new Error(`data/${file}: ${first?.instancePath ?? ''} ${first?.message ?? 'invalid'}`);
+    }
+    return value;
+  };
+  const text = (file: string): string => readFileSync(join(dir, file), 'utf8');
+
+  const hosting = json('lists/hosting-platforms.json', HostingFileSchema);
+  const shorteners = json('lists/url-shorteners.json', ShortenersFileSchema);
+  return {
+    brands: json('brands.json', BrandsFileSchema),
+    hostingPlatforms: hosting.platforms,
+    shorteners: shorteners.shorteners,
+    linkInBio: shorteners.link_in_bio,
+    abusedTlds: json('lists/abused-tlds.json', AbusedTldsFileSchema),
+    phishingWords: json('lists/phishing-words.json', PhishingWordsFileSchema),
+    fillerWords: json('lists/filler-words.json', FillerWordsFileSchema).words,
+    englishWords: text('words/english-words.txt')
+      .split('\n')
+      .filter((w) => w !== ''),
+    popularDomains: json('lists/popular-domains.json', PopularDomainsFileSchema).domains,
+    confusables: text('unicode/confusables.txt'),
+  };
+}
+
+let shared: Engine | undefined;
+
+/** The engine built from the package's data, built once per process and then shared. */
+export function defaultEngine(): Engine {
+  shared ??= createEngine(loadEngineData());
+  return shared;
+}

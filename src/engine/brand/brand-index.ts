@@ -1,0 +1,237 @@
+/**
+ * @module engine/brand/brand-index
+ * Indexes of the brand catalog built once at start-up so that every per-URL question is a few map
+ * look-ups instead of a scan over 550+ brands (stack.md §3.3: Levenshtein against 500 labels costs
+ * 34 µs; the indexes below answer in about 1 µs):
+ * - official registrable domain → brand;
+ * - exact token → brand token;
+ * - 3-character prefix → distinctive tokens, for substring search inside a label;
+ * - skeleton of each token, for homoglyph comparison;
+ * - the single- and double-deletion neighbourhood of each lookalike-eligible token (the SymSpell
+ *   idea), so candidates within edit distance 1–2 are found by look-up and then verified with
+ *   {@link osaDistance}.
+ */
+import { getDomainWithoutSuffix } from 'tldts';
+
+import type { BrandCategory, BrandRecord } from '../engine-data.js';
+import { osaDistance } from './osa-distance.js';
+
+/** A brand ready for detection. */
+export interface Brand {
+  id: string;
+  name: string;
+  aliases: readonly string[];
+  tokens: readonly string[];
+  commonWord: boolean;
+  domains: readonly string[];
+  /** First official domain, reported as `details.official_domain`. */
+  primaryDomain: string;
+  category: BrandCategory;
+  country: string;
+  scope: 'global' | 'national';
+}
+
+/** One token of one brand. */
+export interface BrandToken {
+  token: string;
+  brand: Brand;
+  /**
+   * Distinctive tokens (not a common word, at least {@link MIN_DISTINCTIVE_LENGTH} characters)
+   * count wherever they appear in a label; others only as whole words.
+   */
+  distinctive: boolean;
+  /** Edit-distance lookalikes are only computed for distinctive tokens of ≥ 5 characters. */
+  skeleton: string;
+}
+
+/** A token found inside a string by {@link BrandIndex.findDistinctive}. */
+export interface TokenHit {
+  entry: BrandToken;
+  index: number;
+}
+
+/** A lookalike candidate from {@link BrandIndex.findLookalikes}. */
+export interface LookalikeHit {
+  entry: BrandToken;
+  distance: number;
+}
+
+/** Shortest token that may match as a substring of a longer word. */
+export const MIN_DISTINCTIVE_LENGTH = 5;
+
+/**
+ * Largest edit distance at which a label counts as a lookalike of a token of this length: 1 from
+ * 5 characters, 2 from 10 (detection.md §1.2 step 2, after MetaMask's tolerance-1 lesson, §1.4).
+ */
+export function lookalikeTolerance(length: number): number {
+  if (length >= 10) return 2;
+  if (length >= MIN_DISTINCTIVE_LENGTH) return 1;
+  return 0;
+}
+
+export class BrandIndex {
+  readonly brands: readonly Brand[];
+  private readonly byDomain = new Map<string, Brand>();
+  private readonly byToken = new Map<string, BrandToken>();
+  private readonly bySkeleton = new Map<string, BrandToken>();
+  private readonly byDomainLabel = new Map<string, Brand>();
+  private readonly byPrefix = new Map<string, BrandToken[]>();
+  private readonly bySkeletonPrefix = new Map<string, BrandToken[]>();
+  private readonly deletions = new Map<string, BrandToken[]>();
+  private readonly byName = new Map<string, Brand>();
+
+  /**
+   * @param records the catalog, already validated by the loader.
+   * @param skeleton the UTS #39 skeleton function.
+   * @throws {Error} when two brands claim the same domain or token (the catalog test prevents it;
+   *   this guards hand edits).
+   */
+  constructor(records: readonly BrandRecord[], skeleton: (text: string) => string) {
+    this.brands = records.map((record) => {
+      const brand: Brand = {
+        id: record.id,
+        name: record.name,
+        aliases: record.aliases,
+        tokens: record.tokens,
+        commonWord: record.common_word,
+        domains: record.domains,
+        primaryDomain: record.domains[0] ?? '',
+        category: record.category,
+        country: record.country,
+        scope: record.scope,
+      };
+      this.indexBrand(brand, skeleton);
+      return brand;
+    });
+  }
+
+  /** The brand owning this registrable domain, if any. */
+  officialBrand(registrableDomain: string): Brand | undefined {
+    return this.byDomain.get(registrableDomain);
+  }
+
+  /** The token entry for an exact token value (`paypal`), if any. */
+  token(value: string): BrandToken | undefined {
+    return this.byToken.get(value);
+  }
+
+  /** The token whose skeleton equals this skeleton, if any. */
+  tokenBySkeleton(skeleton: string): BrandToken | undefined {
+    return this.bySkeleton.get(skeleton);
+  }
+
+  /** The brand one of whose official domains has this label (`paypal` of `paypal.co.uk`). */
+  brandByDomainLabel(label: string): Brand | undefined {
+    return this.byDomainLabel.get(label);
+  }
+
+  /** A brand by id, name or alias, case-insensitive. */
+  brandByName(name: string): Brand | undefined {
+    return this.byName.get(name.trim().toLowerCase());
+  }
+
+  /** Every distinctive token occurring as a substring of `text` (raw characters). */
+  findDistinctive(text: string): TokenHit[] {
+    return findByPrefix(text, this.byPrefix, (entry) => entry.token);
+  }
+
+  /** Every distinctive token whose skeleton occurs in `skeletonText` (a skeleton string). */
+  findDistinctiveInSkeleton(skeletonText: string): TokenHit[] {
+    return findByPrefix(skeletonText, this.bySkeletonPrefix, (entry) => entry.skeleton);
+  }
+
+  /**
+   * Tokens within lookalike tolerance of `label` (but not equal to it).
+   *
+   * @param label a hyphen-free ASCII label of at least 4 characters.
+   */
+  findLookalikes(label: string): LookalikeHit[] {
+    const hits = new Map<BrandToken, number>();
+    const maxDepth = label.length >= 9 ? 2 : 1;
+    for (const variant of deletionVariants(label, maxDepth)) {
+      for (const entry of this.deletions.get(variant) ?? []) {
+        if (hits.has(entry) || entry.token === label) continue;
+        const limit = lookalikeTolerance(entry.token.length);
+        const distance = osaDistance(label, entry.token, limit);
+        if (distance <= limit) hits.set(entry, distance);
+      }
+    }
+    return [...hits].map(([entry, distance]) => ({ entry, distance }));
+  }
+
+  private indexBrand(brand: Brand, skeleton: (text: string) => string): void {
+    for (const domain of brand.domains) {
+      claim(this.byDomain, domain, brand, 'domain');
+      const label = getDomainWithoutSuffix(domain, { allowPrivateDomains: true });
+      if (label !== null && label.length >= 4 && !this.byDomainLabel.has(label)) {
+        this.byDomainLabel.set(label, brand);
+      }
+    }
+    for (const name of [brand.id, brand.name.toLowerCase(), ...brand.aliases]) {
+      if (!this.byName.has(name)) this.byName.set(name, brand);
+    }
+    for (const token of brand.tokens) {
+      const entry: BrandToken = {
+        token,
+        brand,
+        distinctive: !brand.commonWord && token.length >= MIN_DISTINCTIVE_LENGTH,
+        skeleton: skeleton(token),
+      };
+      claim(this.byToken, token, entry, 'token');
+      if (!this.bySkeleton.has(entry.skeleton)) this.bySkeleton.set(entry.skeleton, entry);
+      if (!entry.distinctive) continue;
+      push(this.byPrefix, token.slice(0, 3), entry);
+      push(this.bySkeletonPrefix, entry.skeleton.slice(0, 3), entry);
+      for (const variant of deletionVariants(token, lookalikeTolerance(token.length))) {
+        push(this.deletions, variant, entry);
+      }
+    }
+  }
+}
+
+function claim<T>(map: Map<string, T>, key: string, value: T, what: string): void {
+  if (map.has(key)) throw new Error(`brand catalog: ${what} "${key}" is claimed twice`);
+  map.set(key, value);
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+function findByPrefix(
+  text: string,
+  index: ReadonlyMap<string, readonly BrandToken[]>,
+  valueOf: (entry: BrandToken) => string,
+): TokenHit[] {
+  const hits: TokenHit[] = [];
+  for (let i = 0; i + 3 <= text.length; i++) {
+    const candidates = index.get(text.slice(i, i + 3));
+    if (candidates === undefined) continue;
+    for (const entry of candidates) {
+      if (text.startsWith(valueOf(entry), i)) hits.push({ entry, index: i });
+    }
+  }
+  return hits;
+}
+
+/** The string itself plus every string obtained by deleting up to `depth` characters. */
+function deletionVariants(text: string, depth: number): Set<string> {
+  const out = new Set<string>([text]);
+  let frontier = [text];
+  for (let d = 0; d < depth; d++) {
+    const next: string[] = [];
+    for (const word of frontier) {
+      for (let i = 0; i < word.length; i++) {
+        const variant = word.slice(0, i) + word.slice(i + 1);
+        if (!out.has(variant)) {
+          out.add(variant);
+          next.push(variant);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return out;
+}

@@ -1,0 +1,266 @@
+/**
+ * @module engine/scoring/url-rules
+ * Turns layer-1 evidence into rule hits. DESIGN §5: a lookalike name alone is `caution`; `danger`
+ * needs strong evidence — here, a brand fake corroborated by lure words, an abused TLD, a hosting
+ * platform or the brand's own theme, or a fake that is deceptive by construction (homoglyph IDN,
+ * brand domain in the userinfo). Each rule is named, so the reason and `matched_patterns` say
+ * exactly why. Weak signals are summed as damped log-odds (detection.md §4.2–4.3) and can only
+ * reach `caution`.
+ */
+import type { BrandCategory, WordGroup } from '../engine-data.js';
+import { HIGH_RISK_GROUPS, THEME_GROUPS, type UrlAnalysis } from '../rules/analyze-url.js';
+import type { BrandFinding, FindingKind } from '../rules/brand-finding.js';
+
+/** A named rule that fired. */
+export interface RuleHit {
+  /** `matched_patterns` code, `rule:<id>`. */
+  id: string;
+  level: 'caution' | 'danger';
+  /** Certainty that the URL is malicious when this rule fires alone (danger rules). */
+  confidence: number;
+  /** Human sentence for the reason. */
+  text: string;
+}
+
+/** Layer-1 result: credible findings, rule hits and the soft score. */
+export interface UrlJudgement {
+  findings: BrandFinding[];
+  rules: RuleHit[];
+  /** Log-odds of maliciousness from weak signals (prior included). */
+  logit: number;
+  /** Codes of the weak signals that contributed, for `matched_patterns`. */
+  softCodes: string[];
+}
+
+/** Prior log-odds before evidence: about 5 % (a cautious starting point, detection.md §4.3). */
+const PRIOR_LOGIT = -3.0;
+/** `caution` from weak signals at p ≥ 0.40 (detection.md §4.2 step 4). */
+export const CAUTION_LOGIT = Math.log(0.4 / 0.6);
+
+const HOST_KINDS: ReadonlySet<FindingKind> = new Set([
+  'homoglyph',
+  'embedded_domain',
+  'combosquat',
+  'brand_label',
+  'tld_swap',
+  'lookalike',
+  'confusable',
+]);
+const LOOKALIKE_KINDS: ReadonlySet<FindingKind> = new Set(['lookalike', 'confusable', 'tld_swap']);
+
+/** Theme words that match a brand category: `usps-redelivery`, `irs-refund`, `chase-billing`. */
+const THEME_OF_CATEGORY: Partial<Record<BrandCategory, readonly WordGroup[]>> = {
+  delivery: ['delivery', 'payment', 'invoice'],
+  government: ['government', 'payment'],
+  bank: ['payment', 'invoice', 'support'],
+  payment: ['payment', 'invoice', 'support'],
+  tech: ['support', 'invoice', 'payment'],
+  email: ['support'],
+  telecom: ['payment', 'invoice', 'support'],
+  retail: ['payment', 'invoice', 'delivery', 'support'],
+  streaming: ['payment', 'invoice', 'support'],
+  wallet: ['support'],
+  exchange: ['support', 'payment'],
+};
+
+const CRYPTO_CATEGORIES: ReadonlySet<BrandCategory> = new Set([
+  'wallet',
+  'exchange',
+  'defi',
+  'nft',
+  'crypto',
+]);
+
+/**
+ * Evaluate the layer-1 rules.
+ *
+ * @param analysis result of `analyzeUrl()`.
+ */
+export function judgeUrl(analysis: UrlAnalysis): UrlJudgement {
+  const findings = credibleFindings(analysis);
+  const rules: RuleHit[] = [];
+  const host = new Set(analysis.hostWords.keys());
+  const path = new Set(analysis.pathWords.keys());
+  const highRiskHost = HIGH_RISK_GROUPS.some((g) => host.has(g));
+  const highRiskPath = HIGH_RISK_GROUPS.some((g) => path.has(g));
+  const anyLureHost = highRiskHost || THEME_GROUPS.some((g) => host.has(g));
+  const tierA = analysis.tldTier === 'a';
+  const tierAB = tierA || analysis.tldTier === 'b';
+  const hosted = analysis.hosting !== null;
+  const danger = (id: string, confidence: number, text: string): void => {
+    rules.push({ id: `rule:${id}`, level: 'danger', confidence, text });
+  };
+  const caution = (id: string, text: string): void => {
+    rules.push({ id: `rule:${id}`, level: 'caution', confidence: 0.6, text });
+  };
+
+  const hostFindings = findings.filter((f) => HOST_KINDS.has(f.kind));
+  const top = hostFindings[0];
+  if (findings.some((f) => f.kind === 'homoglyph')) {
+    danger('homoglyph_brand', 0.95, 'the name is written with look-alike Unicode characters');
+  }
+  if (findings.some((f) => f.kind === 'userinfo')) {
+    danger(
+      'userinfo_brand',
+      0.92,
+      'the brand name sits before an "@", so the browser goes elsewhere',
+    );
+  }
+  if (findings.some((f) => f.kind === 'embedded_domain')) {
+    const corroborated =
+      anyLureHost ||
+      highRiskPath ||
+      tierAB ||
+      hosted ||
+      analysis.lexical.some((l) => l.weight >= 0.6);
+    if (corroborated)
+      danger(
+        'embedded_brand_domain',
+        0.9,
+        "the brand's real domain is only a prefix of a foreign host",
+      );
+  }
+  if (top !== undefined) {
+    const lookalikeOnly = hostFindings.every((f) => LOOKALIKE_KINDS.has(f.kind));
+    if (highRiskHost) {
+      danger(
+        'brand_with_lure_words',
+        lookalikeOnly ? 0.86 : 0.9,
+        'a brand name is paired with credential or wallet lure words',
+      );
+    }
+    if (tierA || (tierAB && (anyLureHost || highRiskPath))) {
+      danger(
+        'brand_on_abused_tld',
+        0.87,
+        `a brand name is used under the heavily abused .${analysis.tld ?? ''} TLD`,
+      );
+    }
+    if (hosted && (anyLureHost || highRiskPath)) {
+      danger(
+        'brand_on_free_hosting',
+        0.88,
+        'a brand name is used by a tenant of a free hosting platform, with lure words',
+      );
+    }
+    if (!lookalikeOnly && matchesBrandTheme(top, host)) {
+      danger(
+        'brand_with_theme_words',
+        0.86,
+        `the brand is paired with words of a typical ${top.brand.category} scam`,
+      );
+    }
+    if (lookalikeOnly && (hosted || highRiskPath)) {
+      danger(
+        'lookalike_corroborated',
+        0.85,
+        'a brand lookalike is corroborated by its hosting or path',
+      );
+    }
+    caution('brand_impersonation', 'the host name uses a brand it does not belong to');
+  } else if (findings.some((f) => f.kind === 'path') && (highRiskPath || highRiskHost)) {
+    caution('brand_in_path', 'the path names a brand next to credential or wallet words');
+  }
+
+  if (analysis.url.hasUserinfo) caution('userinfo', 'the link hides its real host behind an "@"');
+  if (analysis.url.ipVersion !== null) caution('ip_host', 'the link points at a bare IP address');
+  if (analysis.idn.mixedScript || analysis.idn.wholeScriptConfusable || analysis.idn.invisible) {
+    caution('deceptive_unicode', 'the host name mixes scripts or hides invisible characters');
+  }
+  if (analysis.redirector !== null) {
+    caution(
+      'hidden_destination',
+      `${analysis.redirector === 'shortener' ? 'a URL shortener' : 'a link hub'} hides the destination`,
+    );
+  }
+  if (analysis.hosting?.kind === 'tunnel' || analysis.hosting?.kind === 'ddns') {
+    caution(
+      'tunnel_or_ddns',
+      `the site runs on ${analysis.hosting.kind === 'ddns' ? 'a dynamic-DNS name' : 'a temporary tunnel'}`,
+    );
+  }
+
+  const { logit, codes } = softScore(analysis, findings);
+  return { findings, rules, logit, softCodes: codes };
+}
+
+/**
+ * Findings worth reporting. Popular sites keep only userinfo tricks; brands whose name is an
+ * ordinary word (`apple`, `chase`) need a lure word in the host and a whole-word match, because
+ * `orange-county.gov` is not Orange; path mentions of such brands are dropped.
+ */
+function credibleFindings(analysis: UrlAnalysis): BrandFinding[] {
+  const lure = [...analysis.hostWords.keys()].some((g) => g !== 'generic');
+  return analysis.findings.filter((finding) => {
+    if (analysis.popular && finding.kind !== 'userinfo') return false;
+    if (!finding.brand.commonWord) return true;
+    if (finding.kind === 'homoglyph' || finding.kind === 'userinfo') return true;
+    if (finding.kind === 'path' || finding.kind === 'tld_swap' || finding.kind === 'lookalike')
+      return false;
+    return lure;
+  });
+}
+
+function matchesBrandTheme(finding: BrandFinding, host: ReadonlySet<WordGroup>): boolean {
+  const themes = THEME_OF_CATEGORY[finding.brand.category] ?? [];
+  return (
+    themes.some((group) => host.has(group)) ||
+    (CRYPTO_CATEGORIES.has(finding.brand.category) && host.has('support'))
+  );
+}
+
+/**
+ * Damped log-odds of the weak signals (detection.md §4.2): within a group the strongest counts
+ * fully, the next half, the rest a quarter; groups add up.
+ */
+function softScore(
+  analysis: UrlAnalysis,
+  findings: BrandFinding[],
+): { logit: number; codes: string[] } {
+  const codes: string[] = [];
+  const groups: number[][] = [[], [], [], []];
+  const [infra = [], lexical = [], lure = [], brand = []] = groups;
+  const tierWeight = { a: 1.2, b: 0.6, c: 0.2 } as const;
+  if (analysis.tldTier !== null) {
+    infra.push(tierWeight[analysis.tldTier]);
+    codes.push(`tld:${analysis.tld ?? ''}:tier_${analysis.tldTier}`);
+  }
+  if (analysis.hosting !== null) {
+    const weight =
+      analysis.hosting.kind === 'tunnel' || analysis.hosting.kind === 'ddns' ? 1.5 : 0.8;
+    infra.push(weight);
+    codes.push(`hosting:${analysis.hosting.suffix}`);
+  }
+  if (analysis.redirector !== null) {
+    infra.push(1.5);
+    codes.push(`redirector:${analysis.url.hostname}`);
+  }
+  for (const feature of analysis.lexical) {
+    lexical.push(feature.weight);
+    codes.push(feature.code);
+  }
+  for (const [group, words] of analysis.hostWords) {
+    if (group === 'generic') continue;
+    const weight = HIGH_RISK_GROUPS.includes(group) ? 1.2 : 0.6;
+    for (const word of words) {
+      lure.push(weight);
+      codes.push(`lure:${group}:${word}`);
+    }
+  }
+  for (const [group, words] of analysis.pathWords) {
+    if (group === 'generic') continue;
+    for (const word of words) {
+      lure.push(HIGH_RISK_GROUPS.includes(group) ? 0.6 : 0.3);
+      codes.push(`lure_path:${group}:${word}`);
+    }
+  }
+  for (const finding of findings) brand.push(finding.kind === 'path' ? 1.0 : 2.0);
+  let logit = PRIOR_LOGIT + (analysis.popular ? -3.0 : 0);
+  for (const weights of groups) {
+    const sorted = [...new Set(weights)].length === 0 ? [] : [...weights].sort((a, b) => b - a);
+    sorted.forEach((weight, index) => {
+      logit += weight * (index === 0 ? 1 : index === 1 ? 0.5 : 0.25);
+    });
+  }
+  return { logit, codes: [...new Set(codes)] };
+}

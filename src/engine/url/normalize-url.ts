@@ -1,0 +1,235 @@
+/**
+ * @module engine/url/normalize-url
+ * The one place where untrusted URL text becomes a structured URL. It applies the URL rules of
+ * DESIGN §4.9 and is total: it returns `{ ok: false, reason }` instead of throwing.
+ *
+ * Parsing is the WHATWG URL parser (the same one every later fetch uses, so there is no parser
+ * differential between what we judge and what we would fetch) plus tldts for the Public Suffix
+ * List with its private section, so `x.pages.dev` has registrable domain `x.pages.dev`.
+ */
+import { domainToUnicode } from 'node:url';
+
+import { parse as parseDomain } from 'tldts';
+
+import { classifyIp } from './classify-ip.js';
+
+/** Maximum accepted input length in characters (DESIGN §4.9). */
+export const MAX_URL_LENGTH = 2048;
+
+/** Why a URL was refused; each becomes `invalid_url` with this as `reason`. */
+export type UrlRejection =
+  | 'empty'
+  | 'too_long'
+  | 'unsupported_scheme'
+  | 'malformed'
+  | 'invalid_host'
+  | 'private_address'
+  | 'special_use_name'
+  | 'unknown_tld';
+
+/** A URL that passed every rule, split into the parts detection works on. */
+export interface ParsedUrl {
+  /** Canonical serialization (WHATWG, trailing dot of the host removed): the normalized URL. */
+  href: string;
+  scheme: 'http' | 'https';
+  /** ASCII host (punycode for IDNs), lowercase, no trailing dot, IPv6 without brackets. */
+  hostname: string;
+  /** Unicode form of the host (IDNA ToUnicode), equal to `hostname` for ASCII hosts. */
+  hostnameUnicode: string;
+  /** Explicit non-default port, or null. */
+  port: number | null;
+  pathname: string;
+  /** Query string including `?`, or ''. */
+  search: string;
+  /** Fragment including `#`, or ''. */
+  hash: string;
+  /** True when the authority carried userinfo (`user@host`): evidence in itself (DESIGN §4.9). */
+  hasUserinfo: boolean;
+  /** Decoded username part of the userinfo, or ''. */
+  username: string;
+  /** IP version when the host is an IP literal, else null. */
+  ipVersion: 4 | 6 | null;
+  /** Registrable domain (eTLD+1, private PSL section included); null for IP hosts. */
+  registrableDomain: string | null;
+  /** The registrable domain without its suffix (`paypal` of `paypal.co.uk`); null for IP hosts. */
+  domainLabel: string | null;
+  /** Public suffix with the private section (`pages.dev`, `co.uk`); null for IP hosts. */
+  publicSuffix: string | null;
+  /** ICANN public suffix only (`dev`, `co.uk`); null for IP hosts. */
+  icannSuffix: string | null;
+  /** True when `publicSuffix` comes from the PSL private section (hosting platforms). */
+  privateSuffix: boolean;
+  /** Labels left of the registrable domain, outermost first (`['www']`); [] when none. */
+  subdomainLabels: string[];
+}
+
+export type NormalizeResult =
+  { ok: true; url: ParsedUrl } | { ok: false; reason: UrlRejection; message: string };
+
+/**
+ * Special-use names that never denote a public site. Sources: IANA "Special-Use Domain Names"
+ * registry (RFC 6761: localhost, invalid, test, example; RFC 6762: local; RFC 7686: onion;
+ * RFC 8375: home.arpa; RFC 9476: alt), ICANN board resolution 2024.07.29.06 (`internal`), and
+ * `arpa` as infrastructure-only (RFC 3172). `example.com/.net/.org` are left alone: they resolve
+ * publicly and RFC 6761 §6.5 asks applications not to treat them specially.
+ */
+const SPECIAL_USE_TLDS: ReadonlySet<string> = new Set([
+  'localhost',
+  'local',
+  'invalid',
+  'test',
+  'example',
+  'onion',
+  'alt',
+  'internal',
+  'arpa',
+]);
+
+const SCHEME_PREFIX = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
+/** After `name:` a port (digits) then the end or a path/query/fragment: `example.com:8080/x`. */
+const PORT_AFTER_COLON = /^\d*(?:[/?#]|$)/;
+/** An ASCII DNS label after IDNA: letters, digits, hyphen inside, underscore tolerated. */
+const DNS_LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
+
+const reject = (reason: UrlRejection, message: string): NormalizeResult => ({
+  ok: false,
+  reason,
+  message,
+});
+
+/**
+ * Validate and parse a URL or bare host as DESIGN §4.9 describes.
+ *
+ * - http and https only; a bare host (`example.com`, `example.com/path`) reads as `https://…`.
+ * - At most {@link MAX_URL_LENGTH} characters after trimming.
+ * - IP literals must be public unicast in every spelling the URL parser accepts ({@link classifyIp}).
+ * - Special-use names (`localhost`, `*.local`, `*.onion`, …) and hosts whose top-level domain is not
+ *   in the Public Suffix List are refused: neither can be a public web site.
+ * - Userinfo is allowed and reported (`hasUserinfo`).
+ *
+ * @param input untrusted text from a request, CLI argument or file.
+ * @returns the parsed URL, or the rejection reason with a human message.
+ */
+export function normalizeUrl(input: string): NormalizeResult {
+  const text = input.trim();
+  if (text === '') return reject('empty', 'URL is empty');
+  if (text.length > MAX_URL_LENGTH) {
+    return reject('too_long', `URL is longer than ${MAX_URL_LENGTH} characters`);
+  }
+
+  const withScheme = addSchemeIfBare(text);
+  if (withScheme === null) {
+    return reject('unsupported_scheme', 'Only http and https URLs (or a bare host) are accepted');
+  }
+
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    return reject('malformed', 'URL is not well formed');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return reject('unsupported_scheme', 'Only http and https URLs are accepted');
+  }
+
+  // The parser keeps a trailing dot (`paypal.com.`); it names the same host, so drop it.
+  if (url.hostname.endsWith('.') && !url.hostname.startsWith('[')) {
+    url.hostname = url.hostname.replace(/\.+$/, '');
+  }
+  const host = url.hostname;
+  if (host === '') return reject('invalid_host', 'URL has no host');
+
+  const ip = classifyIp(host);
+  if (ip.kind === 'blocked') {
+    return reject(
+      'private_address',
+      `URL points at a non-public address (${ip.range}); only public hosts can be checked`,
+    );
+  }
+  if (ip.kind === 'public') return { ok: true, url: ipUrl(url, ip.version) };
+
+  return hostUrl(url, host);
+}
+
+/** Prefix `https://` to a bare host; null for another scheme (`javascript:`, `mailto:`, `ftp:`). */
+function addSchemeIfBare(text: string): string | null {
+  if (text.startsWith('//')) return `https:${text}`;
+  const match = SCHEME_PREFIX.exec(text);
+  if (match === null) return `https://${text}`;
+  const scheme = (match[1] ?? '').toLowerCase();
+  if (scheme === 'http' || scheme === 'https') return text;
+  // `example.com:8443/x` looks like a scheme to the regex but is host:port.
+  return PORT_AFTER_COLON.test(text.slice(match[0].length)) ? `https://${text}` : null;
+}
+
+function commonParts(url: URL) {
+  return {
+    href: url.href,
+    scheme: url.protocol === 'http:' ? ('http' as const) : ('https' as const),
+    port: url.port === '' ? null : Number(url.port),
+    pathname: url.pathname,
+    search: url.search,
+    hash: url.hash,
+    hasUserinfo: url.username !== '' || url.password !== '',
+    username: safeDecode(url.username),
+  };
+}
+
+function ipUrl(url: URL, version: 4 | 6): ParsedUrl {
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  return {
+    ...commonParts(url),
+    hostname,
+    hostnameUnicode: hostname,
+    ipVersion: version,
+    registrableDomain: null,
+    domainLabel: null,
+    publicSuffix: null,
+    icannSuffix: null,
+    privateSuffix: false,
+    subdomainLabels: [],
+  };
+}
+
+function hostUrl(url: URL, host: string): NormalizeResult {
+  const labels = host.split('.');
+  if (host.length > 253 || labels.some((label) => !DNS_LABEL.test(label))) {
+    return reject('invalid_host', 'Host name is not a valid DNS name');
+  }
+  const tld = labels[labels.length - 1] ?? '';
+  if (SPECIAL_USE_TLDS.has(tld)) {
+    return reject('special_use_name', `"${tld}" is a special-use name, not a public site`);
+  }
+
+  const parsed = parseDomain(host, { allowPrivateDomains: true, extractHostname: false });
+  const registrable = parsed.domain;
+  if (registrable === null || (parsed.isIcann !== true && parsed.isPrivate !== true)) {
+    return reject('unknown_tld', 'Host has no known public top-level domain');
+  }
+  const icann = parseDomain(host, { allowPrivateDomains: false, extractHostname: false });
+  const subdomain = parsed.subdomain ?? '';
+  const unicode = domainToUnicode(host);
+  return {
+    ok: true,
+    url: {
+      ...commonParts(url),
+      hostname: host,
+      hostnameUnicode: unicode === '' ? host : unicode,
+      ipVersion: null,
+      registrableDomain: registrable,
+      domainLabel: parsed.domainWithoutSuffix,
+      publicSuffix: parsed.publicSuffix,
+      icannSuffix: icann.publicSuffix,
+      privateSuffix: parsed.isPrivate === true,
+      subdomainLabels: subdomain === '' ? [] : subdomain.split('.'),
+    },
+  };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * @module http/app
+ * `buildApp()` assembles the Fastify instance: request ids, error mapping, the detect, status and
+ * OpenAPI routes. It never listens — `cli/serve` does, tests use `inject()`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+
+import type { Clock } from '../clock.js';
+import type { Config, TrustProxy } from '../config/config.js';
+import type { Engine } from '../engine/create-engine.js';
+import { RateLimits } from '../ratelimit/rate-limits.js';
+import { DetectionService } from '../service/detection-service.js';
+import type { Store } from '../store/ports.js';
+import { toErrorResponse } from './error-body.js';
+import { registerDetectRoute } from './routes/detect-route.js';
+import { registerOpenApi } from './routes/openapi-routes.js';
+import { registerStatusRoutes } from './routes/status-route.js';
+
+/** Everything the HTTP app needs; built by `cli/serve` or a test. */
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  engine: Engine;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+}
+
+/** Largest accepted body: a 2048-character URL in JSON fits many times over. */
+const BODY_LIMIT_BYTES = 16 * 1024;
+
+/** An incoming `X-Request-Id` is kept only if it is short and plain (it ends up in logs). */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
+
+/**
+ * Build the HTTP application.
+ *
+ * @param deps configuration, store, engine, clock and logger.
+ * @returns a ready-to-use Fastify instance (call `listen()` or `inject()`).
+ */
+export async function buildApp(deps: AppDeps) {
+  const app = Fastify<Server, IncomingMessage, ServerResponse>({
+    loggerInstance: deps.logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: trustProxyOption(deps.config.trustProxy),
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming)
+        ? incoming
+        : randomUUID();
+    },
+    // Unknown body fields must be rejected, not silently dropped (stack.md §3.4 gotcha 1).
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+  });
+
+  app.setErrorHandler(async (error, request, reply) => {
+    const { response, unexpected } = toErrorResponse(error, request.body);
+    if (unexpected) request.log.error({ err: error }, 'request failed');
+    return reply.code(response.status).headers(response.headers).send(response.body);
+  });
+  app.setNotFoundHandler(async (_request, reply) =>
+    reply.code(404).send({ status: 404, error: 'not_found', message: 'No such endpoint' }),
+  );
+
+  const limits = new RateLimits(
+    deps.config.publicRateLimitPerMinute,
+    deps.config.keyRateLimitPerMinute,
+  );
+  const service = new DetectionService(deps.engine, deps.store, deps.clock);
+
+  await registerOpenApi(app, deps.config);
+  registerDetectRoute(app, { ...deps, limits, service });
+  registerStatusRoutes(app, deps);
+  return app;
+}
+
+/** Fastify's typings take a hop count as a function: trust the first `n` hops. */
+function trustProxyOption(
+  value: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}

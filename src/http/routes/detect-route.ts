@@ -1,0 +1,134 @@
+/**
+ * @module http/routes/detect-route
+ * `POST /v1/detect` (spec §4.1, DESIGN §3): validate → access (enterprise key or x402) → rate
+ * limit → detect. Thin: the decisions live in access/, payments/, ratelimit/ and the detection
+ * service.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+import { authenticateKey, bearerToken } from '../../access/authenticate-key.js';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config/config.js';
+import { AppError } from '../../errors.js';
+import { issueChallenge } from '../../payments/payment-challenge.js';
+import type { RateLimits, RateLimitState } from '../../ratelimit/rate-limits.js';
+import { type DetectionService, urlSha256 } from '../../service/detection-service.js';
+import type { Store } from '../../store/ports.js';
+import { DetectRequestSchema } from '../schemas/detect-request-schema.js';
+import { ErrorBodySchema, PaymentChallengeSchema } from '../schemas/error-schemas.js';
+import { VerdictSchema } from '../schemas/verdict-schema.js';
+import type { TypedApp } from '../typed-app.js';
+
+interface DetectDeps {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  limits: RateLimits;
+  service: DetectionService;
+}
+
+/** Headers that carry an x402 payment proof (spec §4.1, §5). */
+const PROOF_HEADERS = ['x-payment', 'x-402-signature', 'x-402-nonce', 'x-402-wallet-sig'] as const;
+
+const errorResponses = Object.fromEntries(
+  [400, 401, 409, 413, 415, 429, 500, 503].map((status) => [status, ErrorBodySchema]),
+);
+
+export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
+  app.post(
+    '/v1/detect',
+    {
+      schema: {
+        summary: 'Verdict for one URL',
+        description:
+          'Returns safe / caution / danger with trust score, impersonated brand, threat types, ' +
+          'all 23 signals and details. Pay 0.01 USDC per request (x402, Solana or Base) or send an ' +
+          'enterprise key. Without either, the answer is 402 with payment instructions and a nonce.',
+        tags: ['detect'],
+        body: DetectRequestSchema,
+        security: [{ enterpriseKey: [] }, { x402: [] }],
+        response: { 200: VerdictSchema, 402: PaymentChallengeSchema, ...errorResponses },
+      },
+      // Every detect response carries RateLimit-* (DESIGN §4.8), also when it was refused before
+      // any budget was spent (400): then the caller's public budget is reported without counting.
+      onSend: async (request, reply, payload) => {
+        if (!reply.hasHeader('ratelimit-limit')) {
+          setRateLimitHeaders(reply, await deps.limits.peekPublic(request.ip));
+        }
+        return payload;
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const url = deps.service.parse(request.body.url);
+
+      const token = bearerToken(request.headers.authorization);
+      if (token !== null) {
+        const key = await authenticateKey(deps.store.keys, token, deps.clock).catch(
+          async (error: unknown) => {
+            // Failed key guesses spend the caller's public budget, so keys cannot be brute-forced
+            // at enterprise speed.
+            enforce(reply, await deps.limits.consumePublic(request.ip));
+            throw error;
+          },
+        );
+        enforce(reply, await deps.limits.consumeKey(key.id, key.rateLimitPerMinute));
+        return deps.service.judgeForKey(key, url);
+      }
+
+      enforce(reply, await deps.limits.consumePublic(request.ip));
+      const proof = PROOF_HEADERS.some((name) => request.headers[name] !== undefined);
+      const challenge = await issueChallenge(
+        {
+          nonces: deps.store.nonces,
+          clock: deps.clock,
+          config: deps.config.payments,
+          resource: `${deps.config.publicBaseUrl}/v1/detect`,
+        },
+        proof
+          ? {
+              urlHash: urlSha256(url),
+              error: 'payment_invalid',
+              reason: 'verification_unavailable',
+              message:
+                'Payment verification is not available on this instance yet; use an enterprise key.',
+            }
+          : {
+              urlHash: urlSha256(url),
+              error: 'payment_required',
+              message:
+                'Payment required: 0.01 USDC per request on Solana or Base, or an enterprise key.',
+            },
+      );
+      return reply.code(402).send(challenge);
+    },
+  );
+
+  const methodNotAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .code(405)
+      .header('allow', 'POST')
+      .send({ status: 405, error: 'method_not_allowed', message: 'Use POST /v1/detect' });
+  app.route({
+    method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+    url: '/v1/detect',
+    handler: methodNotAllowed,
+    schema: { hide: true },
+  });
+}
+
+function setRateLimitHeaders(reply: FastifyReply, state: RateLimitState): void {
+  reply.header('ratelimit-limit', state.limit);
+  reply.header('ratelimit-remaining', state.remaining);
+  reply.header('ratelimit-reset', state.resetSeconds);
+}
+
+/** Set the `RateLimit-*` headers (DESIGN §4.8) and refuse when the budget is spent. */
+function enforce(reply: FastifyReply, state: RateLimitState): void {
+  setRateLimitHeaders(reply, state);
+  if (!state.allowed) {
+    throw new AppError('rate_limited', 'Too many requests; back off and retry', {
+      retryAfter: state.resetSeconds,
+    });
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * @module payments/payment-challenge
+ * The x402 402 challenge (spec §2.6, §3; DESIGN §4.1–4.2, §4.6). One body carries both shapes so
+ * both kinds of client work: the spec's `payment` object (primary option plus `alternatives`) and
+ * the x402 v1 envelope `{x402Version: 1, accepts: […]}`. Every challenge issues a new single-use
+ * UUIDv4 nonce, stored with its issue time and the SHA-256 of the normalized URL it was issued
+ * for, valid for the configured TTL (10 minutes by default).
+ */
+import { randomUUID } from 'node:crypto';
+
+import type { Clock } from '../clock.js';
+import type { PaymentConfig } from '../config/config.js';
+import type { NonceStore } from '../store/ports.js';
+
+/** Chains on which this instance accepts payment, in order of preference. */
+export type Chain = 'solana' | 'base';
+
+/** Base mainnet chain id (EIP-155), spec §2.6. */
+export const BASE_CHAIN_ID = 8453;
+
+/** The 402 body. `payment` is null when no chain is configured. */
+export interface PaymentChallengeBody {
+  status: 402;
+  error: 'payment_required' | 'payment_invalid';
+  message: string;
+  reason?: string;
+  payment: (PaymentOption & { alternatives: PaymentOption[] }) | null;
+  x402Version: 1;
+  accepts: AcceptsEntry[];
+}
+
+type PaymentOption = SolanaOption | BaseOption;
+
+interface SolanaOption {
+  amount: string;
+  token: 'USDC';
+  token_mint: string;
+  chain: 'solana';
+  recipient: string;
+  nonce: string;
+  memo_format: string;
+  expires_at: string;
+}
+
+interface BaseOption {
+  amount: string;
+  token: 'USDC';
+  chain: 'base';
+  chain_id: typeof BASE_CHAIN_ID;
+  token_contract: string;
+  recipient: string;
+  nonce: string;
+  nonce_binding: 'eip191';
+  sign_message: string;
+  expires_at: string;
+}
+
+interface AcceptsEntry {
+  scheme: 'exact';
+  network: Chain;
+  maxAmountRequired: string;
+  resource: string;
+  description: string;
+  mimeType: string;
+  payTo: string;
+  maxTimeoutSeconds: number;
+  asset: string;
+  extra: {
+    nonce: string;
+    memo_template?: string;
+    memo?: string;
+    sign_message_template?: string;
+    message?: string;
+  };
+}
+
+/** Chains this configuration offers: a chain without a recipient is not offered. */
+export function offeredChains(config: PaymentConfig): Chain[] {
+  const chains: Chain[] = [];
+  if (config.solanaRecipient !== null) chains.push('solana');
+  if (config.baseRecipient !== null) chains.push('base');
+  return chains;
+}
+
+/** What a challenge is for. */
+export interface ChallengeRequest {
+  /** SHA-256 (hex) of the normalized URL; the nonce is bound to it (DESIGN §4.6). */
+  urlHash: string;
+  /** `payment_required`, or `payment_invalid` with a DESIGN §4.4 reason. */
+  error: 'payment_required' | 'payment_invalid';
+  reason?: string;
+  message: string;
+}
+
+/**
+ * Issue a nonce (when a chain is offered) and build the 402 body.
+ *
+ * @param deps store, clock, payment configuration and the public URL of the detect endpoint.
+ * @param request what the challenge answers.
+ */
+export async function issueChallenge(
+  deps: { nonces: NonceStore; clock: Clock; config: PaymentConfig; resource: string },
+  request: ChallengeRequest,
+): Promise<PaymentChallengeBody> {
+  const { config } = deps;
+  const chains = offeredChains(config);
+  const base = {
+    status: 402 as const,
+    error: request.error,
+    ...(request.reason === undefined ? {} : { reason: request.reason }),
+    x402Version: 1 as const,
+  };
+  if (chains.length === 0) {
+    return {
+      ...base,
+      message: `${request.message} Pay-per-request is not enabled on this instance; use an enterprise key (Authorization: Bearer sk_live_…).`,
+      payment: null,
+      accepts: [],
+    };
+  }
+
+  const issuedAt = deps.clock.now();
+  const expiresAt = issuedAt + config.nonceTtlSeconds * 1000;
+  const nonce = randomUUID();
+  await deps.nonces.issueNonce({ nonce, urlHash: request.urlHash, issuedAt, expiresAt });
+
+  const bound = `${config.prefix}:${nonce}`;
+  const template = `${config.prefix}:<nonce>`;
+  const expires = new Date(expiresAt).toISOString();
+  const options: PaymentOption[] = chains.map((chain): PaymentOption => {
+    if (chain === 'solana') {
+      return {
+        amount: config.priceUsdc,
+        token: 'USDC',
+        token_mint: config.solanaUsdcMint,
+        chain,
+        recipient: config.solanaRecipient ?? '',
+        nonce,
+        memo_format: bound,
+        expires_at: expires,
+      };
+    }
+    return {
+      amount: config.priceUsdc,
+      token: 'USDC',
+      chain,
+      chain_id: BASE_CHAIN_ID,
+      token_contract: config.baseUsdcContract,
+      recipient: config.baseRecipient ?? '',
+      nonce,
+      nonce_binding: 'eip191',
+      sign_message: bound,
+      expires_at: expires,
+    };
+  });
+  const accepts = options.map((option): AcceptsEntry => ({
+    scheme: 'exact',
+    network: option.chain,
+    maxAmountRequired: config.priceAtomic.toString(),
+    resource: deps.resource,
+    description: `linkguard URL verdict, ${config.priceUsdc} USDC per request`,
+    mimeType: 'application/json',
+    payTo: option.recipient,
+    maxTimeoutSeconds: config.nonceTtlSeconds,
+    asset: option.chain === 'solana' ? option.token_mint : option.token_contract,
+    extra:
+      option.chain === 'solana'
+        ? { nonce, memo_template: template, memo: bound }
+        : { nonce, sign_message_template: template, message: bound },
+  }));
+  const [primary, ...alternatives] = options;
+  return {
+    ...base,
+    message: request.message,
+    payment: primary === undefined ? null : { ...primary, alternatives },
+    accepts,
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * @module service/detection-service
+ * The one detection service behind every door (HTTP, CLI, later MCP): validate the URL, run the
+ * engine, and for enterprise keys count the monthly allowance and write the usage row. Doors stay
+ * thin, so a verdict is identical whichever door it came through (spec §1).
+ */
+import { createHash } from 'node:crypto';
+
+import { type Clock, monthOf, secondsToNextMonth } from '../clock.js';
+import type { Engine } from '../engine/create-engine.js';
+import { judgeParsedUrl } from '../engine/detect.js';
+import type { LayerCoverage } from '../engine/scoring/build-verdict.js';
+import { normalizeUrl, type ParsedUrl } from '../engine/url/normalize-url.js';
+import type { Verdict } from '../engine/verdict.js';
+import { AppError } from '../errors.js';
+import type { ApiKeyRecord, Store } from '../store/ports.js';
+
+/**
+ * Layers the service runs. Threat intelligence and page analysis are not part of this version;
+ * verdicts say so in their reason. Every door uses this, so verdicts are identical across doors.
+ */
+export const SERVICE_COVERAGE: LayerCoverage = Object.freeze({
+  intel: 'unavailable',
+  page: 'unavailable',
+});
+
+/** SHA-256 (hex) of a normalized URL: what nonces are bound to. */
+export function urlSha256(url: ParsedUrl): string {
+  return createHash('sha256').update(url.href).digest('hex');
+}
+
+/** The usage log keeps only the first 64 bits of the hash (spec §1 "truncated SHA-256"). */
+export function usageUrlHash(url: ParsedUrl): string {
+  return urlSha256(url).slice(0, 16);
+}
+
+export class DetectionService {
+  constructor(
+    private readonly engine: Engine,
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Validate a submitted URL.
+   *
+   * @throws {AppError} `invalid_url` with the rejection reason (`too_long`, `private_address`, …).
+   */
+  parse(input: string): ParsedUrl {
+    const result = normalizeUrl(input);
+    if (!result.ok) throw new AppError('invalid_url', result.message, { reason: result.reason });
+    return result.url;
+  }
+
+  /** Judge a validated URL. Pure computation; nothing is recorded. */
+  judge(url: ParsedUrl): Verdict {
+    return judgeParsedUrl(this.engine, url, SERVICE_COVERAGE);
+  }
+
+  /**
+   * Judge a URL for an enterprise key: reserve one request of the key's month (refused only when
+   * the key has a hard cap and reached it), judge, then log usage (key, time, truncated URL hash,
+   * verdict, latency — nothing else about the URL). A failure before the verdict gives the
+   * reservation back.
+   *
+   * @throws {AppError} `rate_limited` when a hard monthly cap is reached.
+   */
+  async judgeForKey(key: ApiKeyRecord, url: ParsedUrl): Promise<Verdict> {
+    const started = performance.now();
+    const now = this.clock.now();
+    const month = monthOf(now);
+    const cap = key.hardCap ? key.monthlyAllowance : null;
+    const reservation = await this.store.usage.reserveMonthly(key.id, month, cap);
+    if (!reservation.ok) {
+      throw new AppError('rate_limited', 'The monthly allowance of this key is used up', {
+        retryAfter: secondsToNextMonth(now),
+        reason: 'monthly_allowance',
+      });
+    }
+    let verdict: Verdict;
+    try {
+      verdict = this.judge(url);
+    } catch (error) {
+      await this.store.usage.releaseMonthly(key.id, month);
+      throw error;
+    }
+    await this.store.usage.recordUsage({
+      keyId: key.id,
+      at: now,
+      urlHash: usageUrlHash(url),
+      verdict: verdict.verdict,
+      latencyMs: performance.now() - started,
+    });
+    return verdict;
+  }
+}

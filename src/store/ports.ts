@@ -1,0 +1,123 @@
+/**
+ * @module store/ports
+ * Persistence ports. Services depend on these interfaces only; `store/sqlite/` implements them
+ * for the embedded deployment and a PostgreSQL adapter can implement them for scale-out without
+ * changing callers (DESIGN §2). Every operation that must happen exactly once (revoking a key,
+ * spending a monthly quota, claiming a nonce) is a single atomic statement in the adapter, never a
+ * read-then-write in application code. All methods are async for that reason, even when the
+ * SQLite adapter answers synchronously.
+ *
+ * Times are epoch milliseconds (UTC). Months are `YYYY-MM` in UTC.
+ */
+
+/** An enterprise API key as stored: never the raw key, only its SHA-256. */
+export interface ApiKeyRecord {
+  /** Public identifier, `key_` + 12 base62 characters; safe to show and log. */
+  id: string;
+  /** Human label given at creation. */
+  name: string;
+  /** First characters of the raw key (`sk_live_` + 4), to recognise a key without revealing it. */
+  prefix: string;
+  /** SHA-256 of the raw key (32 bytes). */
+  hash: Buffer;
+  createdAt: number;
+  /** Expiry instant (exclusive) or null for no expiry. */
+  expiresAt: number | null;
+  /** Revocation instant or null while active. */
+  revokedAt: number | null;
+  /** Requests per minute for this key, or null for the service default. */
+  rateLimitPerMinute: number | null;
+  /** Agreed monthly request allowance, or null when none was set. */
+  monthlyAllowance: number | null;
+  /** When true, requests above the monthly allowance are refused (DESIGN §4.15). */
+  hardCap: boolean;
+}
+
+/** Fields given when creating a key; the id, prefix and hash come from `access/api-key.ts`. */
+export type NewApiKey = Omit<ApiKeyRecord, 'revokedAt'>;
+
+export interface KeyStore {
+  /** Insert a new key. @throws if the id or hash already exists. */
+  createKey(key: NewApiKey): Promise<void>;
+  /** Look a key up by the SHA-256 of the presented raw key; null when unknown. */
+  findKeyByHash(hash: Buffer): Promise<ApiKeyRecord | null>;
+  /** Look a key up by id; null when unknown. */
+  findKeyById(id: string): Promise<ApiKeyRecord | null>;
+  /** All keys, oldest first. */
+  listKeys(): Promise<ApiKeyRecord[]>;
+  /**
+   * Revoke a key at `at`. Atomic and idempotent.
+   * @returns `revoked` on the first call, `already_revoked` afterwards, `not_found` for an unknown id.
+   */
+  revokeKey(id: string, at: number): Promise<'revoked' | 'already_revoked' | 'not_found'>;
+}
+
+/** Verdict values as stored in the usage log. */
+export type StoredVerdict = 'safe' | 'caution' | 'danger';
+
+/** One enterprise request in the usage log: nothing about the URL but a truncated hash. */
+export interface UsageEvent {
+  keyId: string;
+  at: number;
+  /** First 16 hex characters (64 bits) of SHA-256 of the normalized URL. */
+  urlHash: string;
+  verdict: StoredVerdict;
+  latencyMs: number;
+}
+
+/** Usage of one key in one month. */
+export interface KeyUsage {
+  keyId: string;
+  month: string;
+  requests: number;
+  safe: number;
+  caution: number;
+  danger: number;
+}
+
+export interface UsageStore {
+  /**
+   * Atomically count one request against a key's month. With `cap` set, refuses (returns
+   * `{ ok: false }`) when the month's count has already reached it, without incrementing.
+   */
+  reserveMonthly(
+    keyId: string,
+    month: string,
+    cap: number | null,
+  ): Promise<{ ok: boolean; count: number }>;
+  /** Give back a reservation whose request failed before it was served. */
+  releaseMonthly(keyId: string, month: string): Promise<void>;
+  /** Append one usage row. */
+  recordUsage(event: UsageEvent): Promise<void>;
+  /** Usage per key for a month (all keys when `keyId` is null), from the usage log. */
+  usageByMonth(month: string, keyId: string | null): Promise<KeyUsage[]>;
+}
+
+/** A payment nonce as issued in a 402 challenge (spec §3, DESIGN §4.6). */
+export interface IssuedNonce {
+  /** UUIDv4. */
+  nonce: string;
+  /** SHA-256 (hex) of the normalized URL the nonce was issued for; the URL itself is not kept. */
+  urlHash: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+export interface NonceStore {
+  /** Store a freshly issued nonce. @throws on a duplicate nonce. */
+  issueNonce(nonce: IssuedNonce): Promise<void>;
+  /** Look a nonce up; null when unknown. */
+  findNonce(nonce: string): Promise<(IssuedNonce & { consumedAt: number | null }) | null>;
+  /** Delete unconsumed nonces that expired before `before`; returns how many. */
+  purgeExpiredNonces(before: number): Promise<number>;
+}
+
+/** The whole store, opened once per process and shared by the server and the CLI. */
+export interface Store {
+  readonly keys: KeyStore;
+  readonly usage: UsageStore;
+  readonly nonces: NonceStore;
+  /** Cheap liveness check for readiness probes; throws when the store is unusable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,61 @@
+/**
+ * @module store/sqlite/open-sqlite-store
+ * The embedded store (DESIGN §2): one better-sqlite3 connection per process, in WAL mode so
+ * readers (CLI, readiness probe) never block the server's writes. Opening migrates the schema.
+ */
+
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+import Database from 'better-sqlite3';
+
+import type { Store } from '../ports.js';
+import { asPromise } from './as-promise.js';
+import { migrate } from './migrate.js';
+import { SqliteKeyStore } from './sqlite-key-store.js';
+import { SqliteNonceStore } from './sqlite-nonce-store.js';
+import { SqliteUsageStore } from './sqlite-usage-store.js';
+
+const IN_MEMORY = ':memory:';
+
+/**
+ * Open (creating if needed) the SQLite store at `path` and apply pending migrations.
+ *
+ * Pragmas: `journal_mode=WAL` (concurrent readers; ignored for `:memory:`), `synchronous=NORMAL`
+ * (durable across process crashes; in WAL mode a power loss can only lose the last commits,
+ * never corrupt the file), `busy_timeout=5000` ms (a second process, e.g. the CLI, waits for the
+ * write lock instead of failing), `foreign_keys=ON` (usage rows must name an existing key).
+ *
+ * @param path a file path (its parent directory is created) or `:memory:` for a private
+ *   in-memory database (tests).
+ * @throws when the file cannot be opened or a migration fails (see `migrate`).
+ */
+export function openSqliteStore(path: string): Store {
+  if (path !== IN_MEMORY) mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+
+  const ping = db.prepare('SELECT 1');
+  return {
+    keys: new SqliteKeyStore(db),
+    usage: new SqliteUsageStore(db),
+    nonces: new SqliteNonceStore(db),
+    ping: () =>
+      asPromise(() => {
+        ping.get();
+      }),
+    close: () =>
+      asPromise(() => {
+        if (db.open) db.close();
+      }),
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * @module store/sqlite/sqlite-usage-store
+ * {@link UsageStore} on better-sqlite3: monthly counters spent with one atomic UPSERT, and the
+ * append-only usage log aggregated per key and verdict.
+ */
+
+import type Database from 'better-sqlite3';
+
+import type { KeyUsage, UsageEvent, UsageStore } from '../ports.js';
+import { asPromise } from './as-promise.js';
+
+interface ReserveParams {
+  keyId: string;
+  month: string;
+  cap: number | null;
+}
+
+interface MonthParams {
+  month: string;
+  from: number;
+  to: number;
+}
+
+const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
+
+/**
+ * The UTC instants bounding a `YYYY-MM` month: `[from, to)` in epoch ms, `to` being the first
+ * instant of the next month (December rolls over into January of the next year).
+ *
+ * @throws RangeError when `month` is not `YYYY-MM` with a month 01–12.
+ */
+export function monthRange(month: string): { from: number; to: number } {
+  const match = MONTH.exec(month);
+  if (match === null) throw new RangeError(`month must be YYYY-MM, got "${month}"`);
+  const year = Number(match[1]);
+  const index = Number(match[2]) - 1;
+  return { from: Date.UTC(year, index, 1), to: Date.UTC(year, index + 1, 1) };
+}
+
+export class SqliteUsageStore implements UsageStore {
+  readonly #reserve: Database.Statement<[ReserveParams], { count: number }>;
+  readonly #count: Database.Statement<[string, string], { count: number }>;
+  readonly #release: Database.Statement<[string, string]>;
+  readonly #record: Database.Statement<[UsageEvent]>;
+  readonly #byMonth: Database.Statement<[MonthParams], KeyUsage>;
+  readonly #byMonthForKey: Database.Statement<[MonthParams & { keyId: string }], KeyUsage>;
+
+  constructor(db: Database.Database) {
+    // One statement decides: it inserts the month's first reservation, or increments only while
+    // count < cap, and RETURNING yields no row when it refused. No read-then-write, so concurrent
+    // requests (and other processes on the same file) can never push the count past the cap.
+    // (The WHERE on the SELECT is also what SQLite needs to parse INSERT … SELECT … ON CONFLICT.)
+    this.#reserve = db.prepare(`INSERT INTO usage_monthly (key_id, month, count)
+      SELECT @keyId, @month, 1 WHERE @cap IS NULL OR @cap > 0
+      ON CONFLICT (key_id, month) DO UPDATE SET count = count + 1
+        WHERE @cap IS NULL OR usage_monthly.count < @cap
+      RETURNING count`);
+    this.#count = db.prepare('SELECT count FROM usage_monthly WHERE key_id = ? AND month = ?');
+    this.#release = db.prepare(
+      'UPDATE usage_monthly SET count = count - 1 WHERE key_id = ? AND month = ? AND count > 0',
+    );
+    this.#record = db.prepare(`INSERT INTO usage_events (key_id, at, url_hash, verdict, latency_ms)
+      VALUES (@keyId, @at, @urlHash, @verdict, @latencyMs)`);
+    // Driven from api_keys (small) into the (key_id, at) index: one range scan per key. The
+    // inner join omits keys without usage in the month.
+    const byMonth = `SELECT k.id AS keyId, @month AS month, count(*) AS requests,
+        sum(e.verdict = 'safe') AS safe,
+        sum(e.verdict = 'caution') AS caution,
+        sum(e.verdict = 'danger') AS danger
+      FROM api_keys AS k
+      JOIN usage_events AS e ON e.key_id = k.id AND e.at >= @from AND e.at < @to`;
+    const order = 'GROUP BY k.id ORDER BY k.created_at, k.rowid';
+    this.#byMonth = db.prepare(`${byMonth} ${order}`);
+    this.#byMonthForKey = db.prepare(`${byMonth} WHERE k.id = @keyId ${order}`);
+  }
+
+  reserveMonthly(
+    keyId: string,
+    month: string,
+    cap: number | null,
+  ): Promise<{ ok: boolean; count: number }> {
+    return asPromise(() => {
+      const reserved = this.#reserve.get({ keyId, month, cap });
+      if (reserved !== undefined) return { ok: true, count: reserved.count };
+      // Refused: this read only reports the count, it decides nothing.
+      return { ok: false, count: this.#count.get(keyId, month)?.count ?? 0 };
+    });
+  }
+
+  releaseMonthly(keyId: string, month: string): Promise<void> {
+    return asPromise(() => {
+      this.#release.run(keyId, month);
+    });
+  }
+
+  recordUsage(event: UsageEvent): Promise<void> {
+    return asPromise(() => {
+      this.#record.run({
+        keyId: event.keyId,
+        at: event.at,
+        urlHash: event.urlHash,
+        verdict: event.verdict,
+        latencyMs: event.latencyMs,
+      });
+    });
+  }
+
+  usageByMonth(month: string, keyId: string | null): Promise<KeyUsage[]> {
+    return asPromise(() => {
+      const params = { month, ...monthRange(month) };
+      return keyId === null
+        ? this.#byMonth.all(params)
+        : this.#byMonthForKey.all({ ...params, keyId });
+    });
+  }
+}

@@ -1,0 +1,241 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { openStore } from '../../src/store/open-store.js';
+import type { Store, StoredVerdict } from '../../src/store/ports.js';
+import { migrate, type Migration, MIGRATIONS } from '../../src/store/sqlite/migrate.js';
+import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
+import { describeStoreContract, newKey } from './store-contract.js';
+
+/** A temp directory per test, removed afterwards, and the connections opened in it. */
+function useTempDir(): { dir: () => string; track: <T extends { close(): unknown }>(c: T) => T } {
+  let dir = '';
+  let open: { close(): unknown }[] = [];
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'linkguard-store-'));
+  });
+  afterEach(async () => {
+    for (const c of open.reverse()) await c.close();
+    open = [];
+    await rm(dir, { recursive: true, force: true });
+  });
+  return {
+    dir: () => dir,
+    track: (c) => {
+      open.push(c);
+      return c;
+    },
+  };
+}
+
+describe('SQLite store on a temp file', () => {
+  const temp = useTempDir();
+  // A nested path also exercises creation of the parent directory.
+  describeStoreContract('sqlite file', () =>
+    Promise.resolve(openSqliteStore(join(temp.dir(), 'nested', 'linkguard.db'))),
+  );
+});
+
+describeStoreContract('sqlite :memory:', () => Promise.resolve(openSqliteStore(':memory:')));
+
+describe('openSqliteStore', () => {
+  const temp = useTempDir();
+  const dbPath = (): string => join(temp.dir(), 'data', 'linkguard.db');
+  const openTracked = (): Store => temp.track(openSqliteStore(dbPath()));
+  const raw = (): Database.Database => temp.track(new Database(dbPath()));
+
+  it('creates the parent directories of the file', () => {
+    const path = join(temp.dir(), 'a', 'b', 'c', 'store.db');
+    temp.track(openSqliteStore(path));
+    expect(existsSync(path)).toBe(true);
+  });
+
+  it('keeps keys, counters, usage and nonces across close and reopen', async () => {
+    const key = newKey({ monthlyAllowance: 10, hardCap: true });
+    const first = openSqliteStore(dbPath());
+    await first.keys.createKey(key);
+    await first.keys.revokeKey(key.id, 7_000);
+    await first.usage.reserveMonthly(key.id, '2026-05', 10);
+    await first.usage.reserveMonthly(key.id, '2026-05', 10);
+    await first.usage.recordUsage({
+      keyId: key.id,
+      at: Date.UTC(2026, 4, 2),
+      urlHash: '0123456789abcdef',
+      verdict: 'caution',
+      latencyMs: 0.75,
+    });
+    const nonce = { nonce: 'n-1', urlHash: 'c'.repeat(64), issuedAt: 1, expiresAt: 600_001 };
+    await first.nonces.issueNonce(nonce);
+    await first.close();
+
+    const second = openTracked();
+    expect(await second.keys.findKeyByHash(key.hash)).toEqual({ ...key, revokedAt: 7_000 });
+    expect(await second.usage.reserveMonthly(key.id, '2026-05', 10)).toEqual({
+      ok: true,
+      count: 3,
+    });
+    expect(await second.usage.usageByMonth('2026-05', null)).toEqual([
+      { keyId: key.id, month: '2026-05', requests: 1, safe: 0, caution: 1, danger: 0 },
+    ]);
+    expect(await second.nonces.findNonce('n-1')).toEqual({ ...nonce, consumedAt: null });
+  });
+
+  it('records each migration once; reopening an up-to-date database applies nothing', async () => {
+    await openSqliteStore(dbPath()).close();
+    const db = raw();
+    const read = (): unknown[] =>
+      db.prepare('SELECT version, applied_at FROM schema_migrations ORDER BY version').all();
+    const afterFirstOpen = read();
+    expect(afterFirstOpen).toEqual(
+      MIGRATIONS.map((m) => ({ version: m.version, applied_at: expect.any(Number) as number })),
+    );
+
+    await openSqliteStore(dbPath()).close();
+    expect(read()).toEqual(afterFirstOpen);
+    expect(migrate(db)).toEqual([]);
+    expect(read()).toEqual(afterFirstOpen);
+  });
+
+  it('puts the file in WAL mode', () => {
+    openTracked();
+    expect(raw().pragma('journal_mode', { simple: true })).toBe('wal');
+  });
+
+  it('enforces foreign keys: usage and counters need an existing key', async () => {
+    const store = openTracked();
+    await expect(
+      store.usage.recordUsage({
+        keyId: 'key_unknown00000',
+        at: 1,
+        urlHash: '0123456789abcdef',
+        verdict: 'safe',
+        latencyMs: 1,
+      }),
+    ).rejects.toThrow(/FOREIGN KEY/);
+    await expect(store.usage.reserveMonthly('key_unknown00000', '2026-01', null)).rejects.toThrow(
+      /FOREIGN KEY/,
+    );
+  });
+
+  it('rejects a verdict outside safe/caution/danger and a malformed month', async () => {
+    const store = openTracked();
+    const key = newKey();
+    await store.keys.createKey(key);
+    const bogus = 'unknown' as StoredVerdict;
+    await expect(
+      store.usage.recordUsage({ keyId: key.id, at: 1, urlHash: 'x', verdict: bogus, latencyMs: 1 }),
+    ).rejects.toThrow(/CHECK/);
+    await expect(store.usage.reserveMonthly(key.id, '2026-13', null)).rejects.toThrow(/CHECK/);
+    await expect(store.usage.usageByMonth('2026-13', null)).rejects.toThrow(RangeError);
+    await expect(store.usage.usageByMonth('2026-1', null)).rejects.toThrow(RangeError);
+  });
+
+  it('never purges a consumed nonce, even long expired', async () => {
+    const store = openTracked();
+    await store.nonces.issueNonce({ nonce: 'paid', urlHash: 'd', issuedAt: 0, expiresAt: 1_000 });
+    await store.nonces.issueNonce({ nonce: 'stale', urlHash: 'd', issuedAt: 0, expiresAt: 1_000 });
+    // The ports have no consume operation yet (it arrives with payment claims): mark it in SQL.
+    raw().prepare("UPDATE payment_nonces SET consumed_at = 500 WHERE nonce = 'paid'").run();
+
+    expect(await store.nonces.purgeExpiredNonces(1_000_000)).toBe(1);
+    expect(await store.nonces.findNonce('stale')).toBeNull();
+    expect(await store.nonces.findNonce('paid')).toEqual({
+      nonce: 'paid',
+      urlHash: 'd',
+      issuedAt: 0,
+      expiresAt: 1_000,
+      consumedAt: 500,
+    });
+  });
+
+  it('refuses a database migrated by a newer linkguard', async () => {
+    await openSqliteStore(dbPath()).close();
+    const db = raw();
+    db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, 0)').run(
+      MIGRATIONS.length + 1,
+    );
+    db.close();
+    expect(() => openSqliteStore(dbPath())).toThrow(/newer than this linkguard/);
+  });
+});
+
+describe('migrate', () => {
+  let db: Database.Database;
+  const tables = (): string[] =>
+    db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table'")
+      .all()
+      .map((r) => r.name);
+  const versions = (): number[] =>
+    db
+      .prepare<[], { version: number }>('SELECT version FROM schema_migrations ORDER BY version')
+      .all()
+      .map((r) => r.version);
+
+  beforeEach(() => {
+    db = new Database(':memory:');
+  });
+
+  afterEach(() => {
+    db.close();
+  });
+
+  it('numbers the shipped migrations 1..n without gaps', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+  });
+
+  it('applies every migration on an empty database, then nothing', () => {
+    expect(migrate(db, MIGRATIONS, () => 42)).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(tables()).toEqual(
+      expect.arrayContaining(['api_keys', 'usage_events', 'usage_monthly', 'payment_nonces']),
+    );
+    expect(db.prepare('SELECT applied_at FROM schema_migrations').pluck().all()).toEqual(
+      MIGRATIONS.map(() => 42),
+    );
+    expect(migrate(db)).toEqual([]);
+  });
+
+  it('rolls a failing migration back and does not record it', () => {
+    const broken: Migration = {
+      version: MIGRATIONS.length + 1,
+      name: 'broken',
+      sql: 'CREATE TABLE half_done (x INTEGER); INSERT INTO no_such_table VALUES (1);',
+    };
+    expect(() => migrate(db, [...MIGRATIONS, broken])).toThrow(/no_such_table/);
+    expect(tables()).not.toContain('half_done');
+    expect(versions()).toEqual(MIGRATIONS.map((m) => m.version));
+
+    const fixed: Migration = {
+      ...broken,
+      name: 'fixed',
+      sql: 'CREATE TABLE half_done (x INTEGER)',
+    };
+    expect(migrate(db, [...MIGRATIONS, fixed])).toEqual([fixed.version]);
+    expect(tables()).toContain('half_done');
+  });
+
+  it('rejects a list that is not numbered 1..n', () => {
+    const skipped: Migration = { version: 2, name: 'skipped', sql: 'SELECT 1' };
+    expect(() => migrate(db, [skipped])).toThrow(/expected 1/);
+    expect(tables()).not.toContain('schema_migrations');
+  });
+});
+
+describe('openStore', () => {
+  it('refuses a PostgreSQL location with a clear message', () => {
+    expect(() => openStore({ kind: 'postgres', url: 'postgres://localhost/linkguard' })).toThrow(
+      'PostgreSQL store is not available in this version; use a sqlite: DATABASE_URL',
+    );
+  });
+
+  it('opens the SQLite store for a sqlite location', async () => {
+    const store = openStore({ kind: 'sqlite', path: ':memory:' });
+    await expect(store.ping()).resolves.toBeUndefined();
+    await store.close();
+  });
+});

@@ -1,0 +1,398 @@
+/**
+ * The behaviour every {@link Store} adapter must have (DESIGN §2: "the same contract test suite
+ * runs against both stores"). An adapter's test file calls {@link describeStoreContract} with a
+ * function that opens a fresh, empty store; each test gets its own store and closes it.
+ */
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { generateApiKey } from '../../src/access/api-key.js';
+import type { KeyUsage, NewApiKey, Store, StoredVerdict } from '../../src/store/ports.js';
+
+/** A new key record with fresh id, prefix and hash; `overrides` replace any field. */
+export function newKey(overrides: Partial<NewApiKey> = {}): NewApiKey {
+  const { id, prefix, hash } = generateApiKey();
+  return {
+    id,
+    name: 'test key',
+    prefix,
+    hash,
+    createdAt: Date.UTC(2026, 0, 1),
+    expiresAt: null,
+    rateLimitPerMinute: null,
+    monthlyAllowance: null,
+    hardCap: false,
+    ...overrides,
+  };
+}
+
+const byKeyId = (a: KeyUsage, b: KeyUsage): number => a.keyId.localeCompare(b.keyId);
+
+/**
+ * Register the store contract tests under `describe(name)`.
+ *
+ * @param open returns a fresh, empty, migrated store; called once per test.
+ */
+export function describeStoreContract(name: string, open: () => Promise<Store>): void {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store;
+    let closed: boolean;
+
+    beforeEach(async () => {
+      store = await open();
+      closed = false;
+    });
+
+    afterEach(async () => {
+      if (!closed) await store.close();
+    });
+
+    describe('keys', () => {
+      it('creates a key and finds it by hash and by id with every field intact', async () => {
+        const key = newKey({
+          name: 'Acme production',
+          createdAt: 1_767_225_600_000,
+          expiresAt: 1_798_761_600_000,
+          rateLimitPerMinute: 600,
+          monthlyAllowance: 100_000,
+          hardCap: true,
+        });
+        await store.keys.createKey(key);
+
+        const expected = { ...key, revokedAt: null };
+        const byHash = await store.keys.findKeyByHash(Buffer.from(key.hash));
+        expect(byHash).toEqual(expected);
+        expect(byHash?.hash.equals(key.hash)).toBe(true);
+        expect(await store.keys.findKeyById(key.id)).toEqual(expected);
+      });
+
+      it('keeps nullable fields null and hardCap false', async () => {
+        const key = newKey();
+        await store.keys.createKey(key);
+        expect(await store.keys.findKeyById(key.id)).toEqual({ ...key, revokedAt: null });
+      });
+
+      it('returns null for an unknown hash or id', async () => {
+        await store.keys.createKey(newKey());
+        expect(await store.keys.findKeyByHash(generateApiKey().hash)).toBeNull();
+        expect(await store.keys.findKeyById('key_000000000000')).toBeNull();
+      });
+
+      it('lists keys oldest first, whatever the insertion order', async () => {
+        expect(await store.keys.listKeys()).toEqual([]);
+        const newest = newKey({ name: 'newest', createdAt: 3_000 });
+        const oldest = newKey({ name: 'oldest', createdAt: 1_000 });
+        const middle = newKey({ name: 'middle', createdAt: 2_000 });
+        for (const key of [newest, oldest, middle]) await store.keys.createKey(key);
+
+        const listed = await store.keys.listKeys();
+        expect(listed.map((k) => k.name)).toEqual(['oldest', 'middle', 'newest']);
+        expect(listed[0]).toEqual({ ...oldest, revokedAt: null });
+      });
+
+      it('rejects a duplicate id and a duplicate hash, keeping the original', async () => {
+        const key = newKey({ name: 'original' });
+        await store.keys.createKey(key);
+
+        const sameId = newKey({ id: key.id, name: 'same id' });
+        await expect(store.keys.createKey(sameId)).rejects.toThrow();
+        const sameHash = newKey({ hash: Buffer.from(key.hash), name: 'same hash' });
+        await expect(store.keys.createKey(sameHash)).rejects.toThrow();
+
+        expect(await store.keys.listKeys()).toEqual([{ ...key, revokedAt: null }]);
+        expect(await store.keys.findKeyByHash(sameId.hash)).toBeNull();
+        expect(await store.keys.findKeyById(sameHash.id)).toBeNull();
+      });
+
+      it('revokes once: revoked, then already_revoked with the first instant kept', async () => {
+        const key = newKey();
+        const other = newKey();
+        await store.keys.createKey(key);
+        await store.keys.createKey(other);
+
+        expect(await store.keys.revokeKey(key.id, 5_000)).toBe('revoked');
+        expect((await store.keys.findKeyById(key.id))?.revokedAt).toBe(5_000);
+        expect((await store.keys.findKeyByHash(key.hash))?.revokedAt).toBe(5_000);
+
+        expect(await store.keys.revokeKey(key.id, 9_000)).toBe('already_revoked');
+        expect((await store.keys.findKeyById(key.id))?.revokedAt).toBe(5_000);
+        expect((await store.keys.findKeyById(other.id))?.revokedAt).toBeNull();
+      });
+
+      it('answers not_found for an unknown id', async () => {
+        await store.keys.createKey(newKey());
+        expect(await store.keys.revokeKey('key_unknown00000', 5_000)).toBe('not_found');
+      });
+
+      it('revokes exactly once under concurrent revocations', async () => {
+        const key = newKey();
+        await store.keys.createKey(key);
+        const results = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => store.keys.revokeKey(key.id, 1_000 + i)),
+        );
+        expect(results.filter((r) => r === 'revoked')).toHaveLength(1);
+        expect(results.filter((r) => r === 'already_revoked')).toHaveLength(49);
+        const winner = results.indexOf('revoked');
+        expect((await store.keys.findKeyById(key.id))?.revokedAt).toBe(1_000 + winner);
+      });
+    });
+
+    describe('monthly reservations', () => {
+      let keyId: string;
+
+      beforeEach(async () => {
+        const key = newKey();
+        await store.keys.createKey(key);
+        keyId = key.id;
+      });
+
+      it('counts up without a cap', async () => {
+        const results = [];
+        for (let i = 0; i < 5; i++)
+          results.push(await store.usage.reserveMonthly(keyId, '2026-03', null));
+        expect(results).toEqual([1, 2, 3, 4, 5].map((count) => ({ ok: true, count })));
+      });
+
+      it('refuses at the cap without incrementing', async () => {
+        for (let i = 1; i <= 3; i++) {
+          expect(await store.usage.reserveMonthly(keyId, '2026-03', 3)).toEqual({
+            ok: true,
+            count: i,
+          });
+        }
+        expect(await store.usage.reserveMonthly(keyId, '2026-03', 3)).toEqual({
+          ok: false,
+          count: 3,
+        });
+        expect(await store.usage.reserveMonthly(keyId, '2026-03', 3)).toEqual({
+          ok: false,
+          count: 3,
+        });
+        // Without a cap the next reservation shows that refusals did not count.
+        expect(await store.usage.reserveMonthly(keyId, '2026-03', null)).toEqual({
+          ok: true,
+          count: 4,
+        });
+      });
+
+      it('refuses everything with a cap of 0', async () => {
+        expect(await store.usage.reserveMonthly(keyId, '2026-03', 0)).toEqual({
+          ok: false,
+          count: 0,
+        });
+        expect(await store.usage.reserveMonthly(keyId, '2026-03', null)).toEqual({
+          ok: true,
+          count: 1,
+        });
+      });
+
+      it('refuses when a lowered cap is already exceeded', async () => {
+        for (let i = 0; i < 4; i++) await store.usage.reserveMonthly(keyId, '2026-03', null);
+        expect(await store.usage.reserveMonthly(keyId, '2026-03', 2)).toEqual({
+          ok: false,
+          count: 4,
+        });
+      });
+
+      it('never exceeds the cap under 200 concurrent reservations', async () => {
+        const cap = 50;
+        const results = await Promise.all(
+          Array.from({ length: 200 }, () => store.usage.reserveMonthly(keyId, '2026-03', cap)),
+        );
+        const granted = results.filter((r) => r.ok);
+        expect(granted).toHaveLength(cap);
+        expect(granted.map((r) => r.count).sort((a, b) => a - b)).toEqual(
+          Array.from({ length: cap }, (_, i) => i + 1),
+        );
+        expect(results.filter((r) => !r.ok).every((r) => r.count === cap)).toBe(true);
+        expect(await store.usage.reserveMonthly(keyId, '2026-03', cap)).toEqual({
+          ok: false,
+          count: cap,
+        });
+      });
+
+      it('counts all 200 concurrent reservations without a cap', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 200 }, () => store.usage.reserveMonthly(keyId, '2026-03', null)),
+        );
+        expect(results.every((r) => r.ok)).toBe(true);
+        expect(new Set(results.map((r) => r.count)).size).toBe(200);
+        expect(await store.usage.reserveMonthly(keyId, '2026-03', null)).toEqual({
+          ok: true,
+          count: 201,
+        });
+      });
+
+      it('gives one back on release', async () => {
+        await store.usage.reserveMonthly(keyId, '2026-03', 2);
+        await store.usage.reserveMonthly(keyId, '2026-03', 2);
+        expect((await store.usage.reserveMonthly(keyId, '2026-03', 2)).ok).toBe(false);
+
+        await store.usage.releaseMonthly(keyId, '2026-03');
+        expect(await store.usage.reserveMonthly(keyId, '2026-03', 2)).toEqual({
+          ok: true,
+          count: 2,
+        });
+      });
+
+      it('never releases below zero', async () => {
+        await store.usage.releaseMonthly(keyId, '2026-03');
+        await store.usage.reserveMonthly(keyId, '2026-04', null);
+        await store.usage.releaseMonthly(keyId, '2026-04');
+        await store.usage.releaseMonthly(keyId, '2026-04');
+        expect(await store.usage.reserveMonthly(keyId, '2026-03', null)).toEqual({
+          ok: true,
+          count: 1,
+        });
+        expect(await store.usage.reserveMonthly(keyId, '2026-04', null)).toEqual({
+          ok: true,
+          count: 1,
+        });
+      });
+
+      it('keeps months and keys independent', async () => {
+        const other = newKey();
+        await store.keys.createKey(other);
+        await store.usage.reserveMonthly(keyId, '2026-03', 1);
+        expect((await store.usage.reserveMonthly(keyId, '2026-03', 1)).ok).toBe(false);
+
+        expect(await store.usage.reserveMonthly(keyId, '2026-04', 1)).toEqual({
+          ok: true,
+          count: 1,
+        });
+        expect(await store.usage.reserveMonthly(other.id, '2026-03', 1)).toEqual({
+          ok: true,
+          count: 1,
+        });
+        await store.usage.releaseMonthly(keyId, '2026-04');
+        expect((await store.usage.reserveMonthly(keyId, '2026-03', 1)).ok).toBe(false);
+      });
+    });
+
+    describe('usage log', () => {
+      const record = (keyId: string, at: number, verdict: StoredVerdict): Promise<void> =>
+        store.usage.recordUsage({
+          keyId,
+          at,
+          urlHash: '0123456789abcdef',
+          verdict,
+          latencyMs: 2.5,
+        });
+
+      it('aggregates per key and per verdict, omitting keys without usage', async () => {
+        const a = newKey({ id: 'key_aaaaaaaaaaaa', createdAt: 1_000 });
+        const b = newKey({ id: 'key_bbbbbbbbbbbb', createdAt: 2_000 });
+        const idle = newKey({ id: 'key_cccccccccccc', createdAt: 3_000 });
+        for (const key of [a, b, idle]) await store.keys.createKey(key);
+
+        const t = Date.UTC(2026, 2, 15, 12);
+        await record(a.id, t, 'safe');
+        await record(a.id, t + 1, 'safe');
+        await record(a.id, t + 2, 'caution');
+        await record(a.id, t + 3, 'danger');
+        await record(b.id, t, 'danger');
+        await record(b.id, t, 'danger');
+        await record(b.id, Date.UTC(2026, 1, 10), 'safe'); // February: not in March
+
+        const march = await store.usage.usageByMonth('2026-03', null);
+        expect(march.sort(byKeyId)).toEqual([
+          { keyId: a.id, month: '2026-03', requests: 4, safe: 2, caution: 1, danger: 1 },
+          { keyId: b.id, month: '2026-03', requests: 2, safe: 0, caution: 0, danger: 2 },
+        ]);
+        expect(await store.usage.usageByMonth('2026-03', b.id)).toEqual([
+          { keyId: b.id, month: '2026-03', requests: 2, safe: 0, caution: 0, danger: 2 },
+        ]);
+        expect(await store.usage.usageByMonth('2026-02', null)).toEqual([
+          { keyId: b.id, month: '2026-02', requests: 1, safe: 1, caution: 0, danger: 0 },
+        ]);
+        expect(await store.usage.usageByMonth('2026-03', idle.id)).toEqual([]);
+        expect(await store.usage.usageByMonth('2026-03', 'key_unknown00000')).toEqual([]);
+        expect(await store.usage.usageByMonth('2026-04', null)).toEqual([]);
+      });
+
+      it('puts the last millisecond of a month in that month and midnight in the next', async () => {
+        const key = newKey();
+        await store.keys.createKey(key);
+        await record(key.id, Date.UTC(2026, 0, 31, 23, 59, 59, 999), 'safe'); // 2026-01
+        await record(key.id, Date.UTC(2026, 1, 1, 0, 0, 0, 0), 'caution'); // 2026-02
+        await record(key.id, Date.UTC(2026, 1, 28, 23, 59, 59, 999), 'caution'); // 2026-02
+        await record(key.id, Date.UTC(2026, 2, 1), 'danger'); // 2026-03
+
+        const usage = async (month: string): Promise<number[]> =>
+          (await store.usage.usageByMonth(month, key.id)).map((u) => [
+            u.requests,
+            u.safe,
+            u.caution,
+            u.danger,
+          ])[0] ?? [];
+        expect(await usage('2026-01')).toEqual([1, 1, 0, 0]);
+        expect(await usage('2026-02')).toEqual([2, 0, 2, 0]);
+        expect(await usage('2026-03')).toEqual([1, 0, 0, 1]);
+      });
+
+      it('rolls December over into January of the next year', async () => {
+        const key = newKey();
+        await store.keys.createKey(key);
+        await record(key.id, Date.UTC(2025, 11, 1), 'safe'); // first instant of 2025-12
+        await record(key.id, Date.UTC(2025, 11, 31, 23, 59, 59, 999), 'safe'); // last of 2025-12
+        await record(key.id, Date.UTC(2026, 0, 1), 'danger'); // first of 2026-01
+        await record(key.id, Date.UTC(2025, 10, 30, 23, 59, 59, 999), 'caution'); // 2025-11
+
+        expect(await store.usage.usageByMonth('2025-12', null)).toEqual([
+          { keyId: key.id, month: '2025-12', requests: 2, safe: 2, caution: 0, danger: 0 },
+        ]);
+        expect(await store.usage.usageByMonth('2026-01', null)).toEqual([
+          { keyId: key.id, month: '2026-01', requests: 1, safe: 0, caution: 0, danger: 1 },
+        ]);
+      });
+    });
+
+    describe('nonces', () => {
+      const nonce = (id: string, expiresAt: number, urlHash = 'a'.repeat(64)) => ({
+        nonce: id,
+        urlHash,
+        issuedAt: expiresAt - 600_000,
+        expiresAt,
+      });
+
+      it('issues a nonce and finds it unconsumed', async () => {
+        const issued = nonce('6f1c2d4e-8a9b-4c3d-9e8f-0a1b2c3d4e5f', 1_800_000_000_000);
+        await store.nonces.issueNonce(issued);
+        expect(await store.nonces.findNonce(issued.nonce)).toEqual({ ...issued, consumedAt: null });
+        expect(await store.nonces.findNonce('00000000-0000-4000-8000-000000000000')).toBeNull();
+      });
+
+      it('rejects a duplicate nonce and keeps the original binding', async () => {
+        const issued = nonce('6f1c2d4e-8a9b-4c3d-9e8f-0a1b2c3d4e5f', 1_800_000_000_000);
+        await store.nonces.issueNonce(issued);
+        const rebound = { ...issued, urlHash: 'b'.repeat(64), expiresAt: 1_900_000_000_000 };
+        await expect(store.nonces.issueNonce(rebound)).rejects.toThrow();
+        expect(await store.nonces.findNonce(issued.nonce)).toEqual({ ...issued, consumedAt: null });
+      });
+
+      it('purges only nonces that expired before the given instant', async () => {
+        await store.nonces.issueNonce(nonce('n-expired', 1_000_000));
+        await store.nonces.issueNonce(nonce('n-at-boundary', 2_000_000));
+        await store.nonces.issueNonce(nonce('n-live', 3_000_000));
+
+        expect(await store.nonces.purgeExpiredNonces(2_000_000)).toBe(1);
+        expect(await store.nonces.findNonce('n-expired')).toBeNull();
+        expect(await store.nonces.findNonce('n-at-boundary')).not.toBeNull();
+        expect(await store.nonces.findNonce('n-live')).not.toBeNull();
+
+        expect(await store.nonces.purgeExpiredNonces(2_000_001)).toBe(1);
+        expect(await store.nonces.purgeExpiredNonces(2_000_001)).toBe(0);
+        expect(await store.nonces.findNonce('n-live')).not.toBeNull();
+      });
+    });
+
+    describe('lifecycle', () => {
+      it('pings while open and fails to ping once closed', async () => {
+        await expect(store.ping()).resolves.toBeUndefined();
+        await store.close();
+        closed = true;
+        await expect(store.ping()).rejects.toThrow();
+      });
+    });
+  });
+}
