@@ -66,6 +66,8 @@ export const PhishingWordsFileSchema = Type.Object(
 
 export const FillerWordsFileSchema = Type.Object({ words: Type.Array(Type.String()) });
 
+export const CdnEdgeFileSchema = Type.Object({ note: Type.String(), suffixes: Type.Array(Host) });
+
 export const PopularDomainsFileSchema = Type.Object({
   source: Type.String(),
   domains: Type.Array(Host),

@@ -15,6 +15,7 @@ import type { RawEngineData } from '../engine/engine-data.js';
 import {
   AbusedTldsFileSchema,
   BrandsFileSchema,
+  CdnEdgeFileSchema,
   FillerWordsFileSchema,
   HostingFileSchema,
   PhishingWordsFileSchema,
@@ -68,6 +69,7 @@ export function loadEngineData(dir: string = dataDirectory()): RawEngineData {
       .split('\n')
       .filter((w) => w !== ''),
     popularDomains: json('lists/popular-domains.json', PopularDomainsFileSchema).domains,
+    cdnEdgeSuffixes: json('lists/cdn-edge-suffixes.json', CdnEdgeFileSchema).suffixes,
     confusables: text('unicode/confusables.txt'),
   };
 }

@@ -57,6 +57,7 @@ export function createEngine(data: RawEngineData): Engine {
     redirectors,
     tldTiers,
     popular,
+    cdnEdgeSuffixes: new Set(data.cdnEdgeSuffixes),
   };
   return { context, brands };
 }

@@ -82,6 +82,7 @@ export const WORD_GROUPS = [
   'payment',
   'government',
   'invoice',
+  'web3',
   'generic',
 ] as const;
 
@@ -103,6 +104,8 @@ export interface RawEngineData {
   fillerWords: string[];
   /** English dictionary (SCOWL) used to segment labels and to spare real words from lookalike rules. */
   englishWords: string[];
+  /** CDN and DNS edge suffixes whose host names embed customer domains by design. */
+  cdnEdgeSuffixes: string[];
   /** Popular registrable domains (top-site lists minus hosting platforms and shorteners). */
   popularDomains: string[];
   /** Text of `data/unicode/confusables.txt`. */

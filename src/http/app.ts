@@ -57,6 +57,9 @@ export async function buildApp(deps: AppDeps) {
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Fastify parses text/plain by default; the API takes JSON only (415 otherwise).
+  app.removeContentTypeParser('text/plain');
+
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');

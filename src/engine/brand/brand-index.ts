@@ -60,13 +60,65 @@ export interface LookalikeHit {
 export const MIN_DISTINCTIVE_LENGTH = 5;
 
 /**
- * Largest edit distance at which a label counts as a lookalike of a token of this length: 1 from
- * 5 characters, 2 from 10 (detection.md §1.2 step 2, after MetaMask's tolerance-1 lesson, §1.4).
+ * Category words that many brand names end with. A token that is a short prefix plus one of these
+ * (`mbank`, `isbank`, `debank`, `c6bank`) is not distinctive: its letters occur inside other
+ * institutions' names (`fincombank`, `cascadebank`), so it only counts as a whole word.
  */
-export function lookalikeTolerance(length: number): number {
-  if (length >= 10) return 2;
-  if (length >= MIN_DISTINCTIVE_LENGTH) return 1;
-  return 0;
+const GENERIC_ENDINGS = [
+  'bank',
+  'banking',
+  'pay',
+  'wallet',
+  'swap',
+  'coin',
+  'finance',
+  'exchange',
+  'capital',
+  'credit',
+  'card',
+  'money',
+  'cash',
+  'trade',
+  'group',
+  'net',
+  'online',
+  'mobile',
+  'app',
+  'direct',
+  'post',
+  'mail',
+  'cloud',
+  'tech',
+  'labs',
+  'games',
+  'play',
+  'store',
+  'shop',
+  'bet',
+  'tv',
+  'fi',
+  'go',
+  'id',
+];
+
+/** The token without a generic ending (`isbank` → `is`), or the token itself. */
+export function tokenCore(token: string): string {
+  for (const ending of GENERIC_ENDINGS) {
+    if (token.length > ending.length && token.endsWith(ending))
+      return token.slice(0, -ending.length);
+  }
+  return token;
+}
+
+/**
+ * Largest edit distance at which a label counts as a lookalike of a token: 1 from 5 characters, 2
+ * from 10 (detection.md §1.2 step 2, after MetaMask's tolerance-1 lesson, §1.4) — measured on the
+ * token's core, so `dsbbank` is not an edit of `asbbank` (the edit falls in a 3-letter core).
+ */
+export function lookalikeTolerance(token: string): number {
+  const core = tokenCore(token).length;
+  if (core < MIN_DISTINCTIVE_LENGTH) return 0;
+  return token.length >= 10 && core >= 8 ? 2 : 1;
 }
 
 export class BrandIndex {
@@ -79,6 +131,7 @@ export class BrandIndex {
   private readonly bySkeletonPrefix = new Map<string, BrandToken[]>();
   private readonly deletions = new Map<string, BrandToken[]>();
   private readonly byName = new Map<string, Brand>();
+  private readonly spelledNames = new Map<Brand, Set<string>>();
 
   /**
    * @param records the catalog, already validated by the loader.
@@ -125,6 +178,14 @@ export class BrandIndex {
     return this.byDomainLabel.get(label);
   }
 
+  /**
+   * True when `label` spells one of the brand's names word by word with hyphens
+   * (`bank-of-china` for "Bank of China"): the name itself, not a disguise of it.
+   */
+  isSpelledName(brand: Brand, label: string): boolean {
+    return this.spelledNames.get(brand)?.has(label) ?? false;
+  }
+
   /** A brand by id, name or alias, case-insensitive. */
   brandByName(name: string): Brand | undefined {
     return this.byName.get(name.trim().toLowerCase());
@@ -151,7 +212,7 @@ export class BrandIndex {
     for (const variant of deletionVariants(label, maxDepth)) {
       for (const entry of this.deletions.get(variant) ?? []) {
         if (hits.has(entry) || entry.token === label) continue;
-        const limit = lookalikeTolerance(entry.token.length);
+        const limit = lookalikeTolerance(entry.token);
         const distance = osaDistance(label, entry.token, limit);
         if (distance <= limit) hits.set(entry, distance);
       }
@@ -167,14 +228,25 @@ export class BrandIndex {
         this.byDomainLabel.set(label, brand);
       }
     }
+    const spelled = new Set<string>();
     for (const name of [brand.id, brand.name.toLowerCase(), ...brand.aliases]) {
       if (!this.byName.has(name)) this.byName.set(name, brand);
     }
+    // Only the display name: aliases include informal splits ("meta mask") that are disguises.
+    const words = brand.name
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w !== '');
+    if (words.length > 1) spelled.add(words.join('-'));
+    this.spelledNames.set(brand, spelled);
     for (const token of brand.tokens) {
       const entry: BrandToken = {
         token,
         brand,
-        distinctive: !brand.commonWord && token.length >= MIN_DISTINCTIVE_LENGTH,
+        distinctive:
+          !brand.commonWord &&
+          token.length >= MIN_DISTINCTIVE_LENGTH &&
+          tokenCore(token).length >= 3,
         skeleton: skeleton(token),
       };
       claim(this.byToken, token, entry, 'token');
@@ -182,7 +254,9 @@ export class BrandIndex {
       if (!entry.distinctive) continue;
       push(this.byPrefix, token.slice(0, 3), entry);
       push(this.bySkeletonPrefix, entry.skeleton.slice(0, 3), entry);
-      for (const variant of deletionVariants(token, lookalikeTolerance(token.length))) {
+      const tolerance = lookalikeTolerance(token);
+      if (tolerance === 0) continue;
+      for (const variant of deletionVariants(token, tolerance)) {
         push(this.deletions, variant, entry);
       }
     }

@@ -32,6 +32,8 @@ export interface UrlRulesContext extends LabelReaderContext {
   tldTiers: ReadonlyMap<string, TldTier>;
   /** Popular registrable domains (hosting platforms and redirectors excluded). */
   popular: ReadonlySet<string>;
+  /** CDN/DNS edge suffixes (`edgekey.net`): their names embed customer domains by design. */
+  cdnEdgeSuffixes: ReadonlySet<string>;
 }
 
 /** Unicode findings over all labels of the host. */
@@ -53,8 +55,12 @@ export interface UrlAnalysis {
   hosting: HostingTenant | null;
   /** The registrable domain is a popular site and the URL is not a hosting tenant. */
   popular: boolean;
+  /** The host is a CDN/DNS edge name (`www.example.com.edgekey.net`). */
+  cdnEdge: boolean;
   /** The host is a URL shortener or link hub and the link has a path: the destination is hidden. */
   redirector: 'shortener' | 'link_in_bio' | null;
+  /** The label that names the site (registrable label or hosting tenant), null for IP hosts. */
+  siteLabel: string | null;
   /** Last label of the host (`top`), null for IP hosts. */
   tld: string | null;
   tldTier: TldTier | null;
@@ -146,13 +152,25 @@ export function analyzeUrl(ctx: UrlRulesContext, url: ParsedUrl): UrlAnalysis {
 
   if (siteLabel !== null) readInto(siteLabel, 'site', true);
   for (const label of subdomainLabels) readInto(label, 'subdomain', false);
-  findings.push(...embeddedDomains(ctx, subdomainLabels));
+  findings.push(
+    ...embeddedDomains(ctx, siteLabel === null ? subdomainLabels : [...subdomainLabels, siteLabel]),
+  );
   findings.push(...userinfoFindings(ctx, url));
   const pathWords = readPath(ctx, url, findings);
 
-  // A brand's own domain cannot impersonate the brand; user content on it can.
+  // A brand's own domain cannot impersonate the brand; user content on it can. CDN edge names
+  // spell out their customers' hosts by design, so only the userinfo and the path count there.
   const ownSite = owner !== null && hosting === null;
-  const kept = ownSite ? [] : dedupe(findings.filter((f) => f.brand !== owner || hosting !== null));
+  const cdnEdge = hosting === null && isUnderSuffix(url.hostname, ctx.cdnEdgeSuffixes);
+  const kept = ownSite
+    ? []
+    : dedupe(
+        findings.filter(
+          (f) =>
+            (f.brand !== owner || hosting !== null) &&
+            (!cdnEdge || f.place === 'userinfo' || f.place === 'path'),
+        ),
+      );
 
   const redirector = redirectorOf(ctx, url);
   return {
@@ -160,6 +178,8 @@ export function analyzeUrl(ctx: UrlRulesContext, url: ParsedUrl): UrlAnalysis {
     owner,
     hosting,
     popular: registrable !== null && hosting === null && ctx.popular.has(registrable),
+    cdnEdge,
+    siteLabel,
     redirector,
     tld,
     tldTier: tld === null ? null : (ctx.tldTiers.get(tld) ?? null),
@@ -170,6 +190,13 @@ export function analyzeUrl(ctx: UrlRulesContext, url: ParsedUrl): UrlAnalysis {
     idn,
     redirectTarget: redirectTargetOf(url),
   };
+}
+
+function isUnderSuffix(hostname: string, suffixes: ReadonlySet<string>): boolean {
+  for (let i = hostname.indexOf('.'); i >= 0; i = hostname.indexOf('.', i + 1)) {
+    if (suffixes.has(hostname.slice(i + 1))) return true;
+  }
+  return false;
 }
 
 /** The label that names the site and the subdomain labels around it. */
@@ -196,22 +223,33 @@ function pathSlug(tenant: string): string | null {
   return /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/.test(slug) && slug.length <= 40 ? slug : null;
 }
 
-/** Official brand domains spelled out across subdomain labels (`paypal.com.evil.top`). */
-function embeddedDomains(ctx: UrlRulesContext, subdomainLabels: readonly string[]): BrandFinding[] {
+/**
+ * Official brand domains spelled out across labels left of the site's suffix:
+ * `paypal.com.account-check.example.top`, and `paypal.com-verify.top` where the domain ends at the
+ * first hyphen of the next label.
+ */
+function embeddedDomains(ctx: UrlRulesContext, labels: readonly string[]): BrandFinding[] {
   const out: BrandFinding[] = [];
-  for (let start = 0; start < subdomainLabels.length - 1; start++) {
-    for (let end = start + 2; end <= Math.min(subdomainLabels.length, start + 4); end++) {
-      const candidate = subdomainLabels.slice(start, end).join('.');
-      const brand = ctx.brands.officialBrand(candidate);
-      if (brand === undefined) continue;
-      out.push({
-        kind: 'embedded_domain',
-        place: 'subdomain',
-        brand,
-        token: candidate,
-        matched: candidate,
-        distance: 0,
-      });
+  for (let start = 0; start < labels.length - 1; start++) {
+    for (let end = start + 2; end <= Math.min(labels.length, start + 4); end++) {
+      const sequence = labels.slice(start, end);
+      const last = sequence[sequence.length - 1] ?? '';
+      const candidates = [sequence.join('.')];
+      if (last.includes('-')) {
+        candidates.push([...sequence.slice(0, -1), last.split('-')[0] ?? ''].join('.'));
+      }
+      for (const candidate of candidates) {
+        const brand = ctx.brands.officialBrand(candidate);
+        if (brand === undefined) continue;
+        out.push({
+          kind: 'embedded_domain',
+          place: 'subdomain',
+          brand,
+          token: candidate,
+          matched: candidate,
+          distance: 0,
+        });
+      }
     }
   }
   return out;
@@ -315,6 +353,14 @@ function redirectTargetOf(url: ParsedUrl): string | null {
     if (domain !== null && domain !== url.registrableDomain) return target;
   }
   return null;
+}
+
+/** Word groups that are context, not lures: ordinary web tokens and web3 vocabulary. */
+export const CONTEXT_GROUPS: readonly WordGroup[] = ['generic', 'web3'];
+
+/** True for a lure group (every group but the context groups). */
+export function isLureGroup(group: WordGroup): boolean {
+  return !CONTEXT_GROUPS.includes(group);
 }
 
 /** Lure groups that make a brand lookalike dangerous on their own (DESIGN §5). */

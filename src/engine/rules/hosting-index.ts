@@ -47,13 +47,11 @@ export class HostingIndex {
    */
   tenantOf(hostname: string, pathname: string): HostingTenant | null {
     const labels = hostname.split('.');
-    // Longest matching suffix wins: `up.railway.app` before `railway.app`.
+    // The longest matching suffix decides, also when it says "no tenant": `up.railway.app/` is
+    // the platform's own site, not a tenant `up` of `railway.app`.
     for (let i = 0; i < labels.length; i++) {
-      const suffix = labels.slice(i).join('.');
-      const platform = this.bySuffix.get(suffix);
-      if (platform === undefined) continue;
-      const tenant = tenantFor(platform, labels.slice(0, i), pathname);
-      if (tenant !== null) return tenant;
+      const platform = this.bySuffix.get(labels.slice(i).join('.'));
+      if (platform !== undefined) return tenantFor(platform, labels.slice(0, i), pathname);
     }
     return ipfsTenant(labels, pathname);
   }

@@ -69,11 +69,16 @@ export interface LabelReaderContext {
   popularLabels: ReadonlySet<string>;
 }
 
-/** Parts that turn `brand-com` into an embedded domain (detection.md §1.2 "various"). */
-const DOMAIN_WORDS: ReadonlySet<string> = new Set(['com', 'net', 'org']);
+/**
+ * Parts that turn `brand-com` into an embedded domain (detection.md §1.2 "various"). Only `com`:
+ * `yandex-net` and `office365-net` are how companies name their own infrastructure.
+ */
+const DOMAIN_WORDS: ReadonlySet<string> = new Set(['com']);
 const NON_ASCII = /[^\p{ASCII}]/u;
 const INVISIBLE = /\p{Default_Ignorable_Code_Point}/u;
 const MARKS = /\p{M}/gu;
+/** Tokens this long are distinctive enough to count between unexplained characters. */
+const LONG_TOKEN = 7;
 
 /**
  * Read one label.
@@ -105,54 +110,90 @@ export function readLabel(
   const parts = label.split(/[-_]+/).filter((part) => part !== '');
   const joined = parts.join('');
 
-  // Whole label, or the label without its hyphens.
+  // Whole label, or the label without its hyphens. A multi-word name written with hyphens
+  // between its words (`bank-of-china`, `deutsche-bank`) is the name itself, like `exact`;
+  // hyphens that break a word (`pay-pa-l`, `meta-mask`) are a disguise.
   const whole = ctx.brands.token(joined);
-  if (whole !== undefined) add(whole, parts.length > 1 ? 'hyphenated' : 'exact', label);
+  if (whole !== undefined) {
+    const natural = parts.length === 1 || ctx.brands.isSpelledName(whole.brand, parts.join('-'));
+    add(whole, natural ? 'exact' : 'hyphenated', label);
+  }
 
-  // Hyphen-separated parts, and short/common tokens inside fully explained parts.
+  // The known words of the label (brand tokens aside): lure words and the context of a token.
+  const segmentations = parts.map((part) => ctx.words.segment(part));
+  for (const [i, segmentation] of segmentations.entries()) {
+    if (ctx.brands.token(parts[i] ?? '') !== undefined) continue;
+    for (const { word } of segmentation.words) {
+      if (ctx.brands.token(word) === undefined) words.push(word);
+    }
+  }
+  const isLure = (word: string): boolean => ctx.words.isLure(word);
+  const labelHasLure = words.some(isLure);
+
   for (const [i, part] of parts.entries()) {
     const entry = ctx.brands.token(part);
     if (entry !== undefined) {
-      add(entry, DOMAIN_WORDS.has(parts[i + 1] ?? '') ? 'embedded' : 'part', part);
+      // A brand named by an ordinary word (`orange`, `chase`) only counts next to a lure word.
+      if (parts.length > 1 && (!entry.brand.commonWord || labelHasLure)) {
+        add(entry, DOMAIN_WORDS.has(parts[i + 1] ?? '') ? 'embedded' : 'part', part);
+      }
       continue;
     }
-    const segmentation = ctx.words.segment(part);
-    for (const { word } of segmentation.words) {
+    // A distinctive token inside a longer part counts when the rest of the part is known words
+    // or digits (`paypalsecure`, `metamask2024`), or when a long token does not cut through an
+    // English word (`xmetamaskx`): `cascadebank` is not DeBank, `microsoftonline` not T-Online.
+    for (const hit of ctx.brands.findDistinctive(part)) {
+      const end = hit.index + hit.entry.token.length;
+      const before = part.slice(0, hit.index);
+      const after = part.slice(end);
+      const aligned =
+        (explained(ctx, before) && explained(ctx, after)) ||
+        (hit.entry.token.length >= LONG_TOKEN &&
+          !cutsWord(ctx, part, hit.index) &&
+          !cutsWord(ctx, part, end));
+      if (aligned) add(hit.entry, after === 'com' ? 'embedded' : 'substring', part);
+    }
+    // A short token glued to words (`dhltracking`, `uspsredelivery`) counts at either end of a
+    // fully explained part next to a lure word; common words never count glued (`luckyorange`).
+    const segmentation = segmentations[i];
+    if (segmentation === undefined || segmentation.unknownChars > 0) continue;
+    const segmentWords = segmentation.words;
+    for (const [k, { word }] of segmentWords.entries()) {
       const token = ctx.brands.token(word);
-      if (token === undefined) {
-        words.push(word);
-      } else if (segmentation.unknownChars === 0 || token.distinctive) {
-        const next = segmentation.words[segmentation.words.findIndex((w) => w.word === word) + 1];
-        add(
-          token,
-          next !== undefined && DOMAIN_WORDS.has(next.word) ? 'embedded' : 'segment',
-          part,
-        );
-      }
+      if (token === undefined || token.distinctive || token.brand.commonWord) continue;
+      if (k !== 0 && k !== segmentWords.length - 1) continue;
+      if (!segmentWords.some((w, j) => j !== k && isLure(w.word))) continue;
+      add(token, 'segment', part);
     }
   }
 
-  // Distinctive tokens anywhere in the hyphen-free label (`xmetamaskx`, `meta-mask-wallet`).
+  // A distinctive token broken up by hyphens (`meta-mask-login`).
+  const boundaries = hyphenBoundaries(parts);
   for (const hit of ctx.brands.findDistinctive(joined)) {
-    const after = joined.slice(
-      hit.index + hit.entry.token.length,
-      hit.index + hit.entry.token.length + 3,
-    );
-    add(hit.entry, DOMAIN_WORDS.has(after) ? 'embedded' : 'substring', label);
+    const end = hit.index + hit.entry.token.length;
+    if (boundaries.some((b) => b > hit.index && b < end)) add(hit.entry, 'hyphenated', label);
   }
 
   // ASCII confusables (`paypa1`, `rnicrosoft`): compare skeletons. A label that *is* a disguised
-  // brand carries no lure words of its own (`paypa1` must not read as the word "pay").
+  // brand carries no lure words of its own (`paypa1` must not read as the word "pay"). Inside a
+  // part the same boundary rule as above applies, in skeleton space: `medbank` (skeleton
+  // `rnedbank`) does not contain Nedbank.
   if (idn === null) {
     const skeleton = ctx.skeleton(joined);
-    if (skeleton !== joined) {
-      const exact = ctx.brands.tokenBySkeleton(skeleton);
-      if (exact !== undefined && exact.token !== joined) {
-        add(exact, 'confusable', label);
-        words.length = 0;
-      }
-      for (const hit of ctx.brands.findDistinctiveInSkeleton(skeleton)) {
-        if (!joined.includes(hit.entry.token)) add(hit.entry, 'confusable', label);
+    const exact = skeleton === joined ? undefined : ctx.brands.tokenBySkeleton(skeleton);
+    // Short tokens collide with too many ordinary labels (`a01` → `aol`).
+    if (exact?.distinctive === true && exact.token !== joined) {
+      add(exact, 'confusable', label);
+      words.length = 0;
+    }
+    for (const part of parts) {
+      const partSkeleton = ctx.skeleton(part);
+      if (partSkeleton === part) continue;
+      for (const hit of ctx.brands.findDistinctiveInSkeleton(partSkeleton)) {
+        if (part.includes(hit.entry.token)) continue;
+        const before = partSkeleton.slice(0, hit.index);
+        const after = partSkeleton.slice(hit.index + hit.entry.skeleton.length);
+        if (explained(ctx, before) && explained(ctx, after)) add(hit.entry, 'confusable', part);
       }
     }
   }
@@ -200,13 +241,41 @@ function removeWordsOf(ctx: LabelReaderContext, text: string, words: string[]): 
   }
 }
 
-/** The whole label and its longer parts, unless they are real words or popular names. */
+/**
+ * The whole label and its longer parts, unless they are real words, several real words glued
+ * together (`bigbank` is not `bitbank`), or popular names.
+ */
 function lookalikeCandidates(ctx: LabelReaderContext, joined: string, parts: string[]): string[] {
   const candidates = new Set<string>();
   for (const text of [joined, ...parts]) {
     if (text.length < 4 || text.length > 30 || /^\d+$/.test(text)) continue;
     if (ctx.words.isEnglishWord(text) || ctx.popularLabels.has(text)) continue;
+    if (ctx.words.segment(text).unknownChars === 0) continue;
     candidates.add(text);
   }
   return [...candidates];
+}
+
+/** True for text made entirely of known words and digits (or empty). */
+function explained(ctx: LabelReaderContext, text: string): boolean {
+  const letters = text.replace(/\d+/g, '');
+  return letters === '' || ctx.words.segment(letters).unknownChars === 0;
+}
+
+/** True when `offset` falls strictly inside an English word of `part`. */
+function cutsWord(ctx: LabelReaderContext, part: string, offset: number): boolean {
+  return ctx.words
+    .segmentEnglish(part)
+    .words.some(({ word, start }) => start < offset && offset < start + word.length);
+}
+
+/** Offsets in the hyphen-free label where one hyphen-separated part ends and the next begins. */
+function hyphenBoundaries(parts: readonly string[]): number[] {
+  const out: number[] = [];
+  let offset = 0;
+  for (const part of parts.slice(0, -1)) {
+    offset += part.length;
+    out.push(offset);
+  }
+  return out;
 }

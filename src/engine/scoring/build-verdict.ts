@@ -15,7 +15,7 @@
  * lower when the verdict rests on the URL alone because threat intelligence or page analysis did
  * not run (DESIGN §5 "unknown is not safe").
  */
-import type { UrlAnalysis } from '../rules/analyze-url.js';
+import { isLureGroup, type UrlAnalysis } from '../rules/analyze-url.js';
 import { type BrandFinding, findingPattern } from '../rules/brand-finding.js';
 import {
   type Details,
@@ -229,7 +229,7 @@ function reasonText(
     }
     const why = rules.map((r) => r.text).filter((text, i, all) => all.indexOf(text) === i);
     if (why.length > 0) parts.push(`${capitalize(why.slice(0, 3).join('; '))}.`);
-    const lure = [...analysis.hostWords].filter(([g]) => g !== 'generic').flatMap(([, w]) => w);
+    const lure = [...analysis.hostWords].filter(([g]) => isLureGroup(g)).flatMap(([, w]) => w);
     if (lure.length > 0) parts.push(`Lure words: ${[...new Set(lure)].slice(0, 5).join(', ')}.`);
     if (analysis.tldTier === 'a' || analysis.tldTier === 'b')
       parts.push(`The .${analysis.tld ?? ''} TLD is heavily abused.`);

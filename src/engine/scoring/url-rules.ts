@@ -8,7 +8,12 @@
  * reach `caution`.
  */
 import type { BrandCategory, WordGroup } from '../engine-data.js';
-import { HIGH_RISK_GROUPS, THEME_GROUPS, type UrlAnalysis } from '../rules/analyze-url.js';
+import {
+  HIGH_RISK_GROUPS,
+  isLureGroup,
+  THEME_GROUPS,
+  type UrlAnalysis,
+} from '../rules/analyze-url.js';
 import type { BrandFinding, FindingKind } from '../rules/brand-finding.js';
 
 /** A named rule that fired. */
@@ -48,20 +53,53 @@ const HOST_KINDS: ReadonlySet<FindingKind> = new Set([
 ]);
 const LOOKALIKE_KINDS: ReadonlySet<FindingKind> = new Set(['lookalike', 'confusable', 'tld_swap']);
 
-/** Theme words that match a brand category: `usps-redelivery`, `irs-refund`, `chase-billing`. */
+/**
+ * Scam themes typical of a brand category (detection.md §2.6): a postal brand with `redelivery`,
+ * a tax agency with `refund`, a bank or software brand with `helpdesk`. Payment and invoice words
+ * are too common in legitimate names (`shopeepay`, `adyenpayments`) to make danger on their own.
+ */
 const THEME_OF_CATEGORY: Partial<Record<BrandCategory, readonly WordGroup[]>> = {
-  delivery: ['delivery', 'payment', 'invoice'],
-  government: ['government', 'payment'],
-  bank: ['payment', 'invoice', 'support'],
-  payment: ['payment', 'invoice', 'support'],
-  tech: ['support', 'invoice', 'payment'],
+  delivery: ['delivery'],
+  retail: ['delivery'],
+  government: ['government'],
+  bank: ['support'],
+  payment: ['support'],
+  tech: ['support'],
   email: ['support'],
-  telecom: ['payment', 'invoice', 'support'],
-  retail: ['payment', 'invoice', 'delivery', 'support'],
-  streaming: ['payment', 'invoice', 'support'],
+  telecom: ['support'],
+  streaming: ['support'],
   wallet: ['support'],
-  exchange: ['support', 'payment'],
+  exchange: ['support'],
+  defi: ['support'],
 };
+
+/** Lure groups that make any brand dangerous; crypto lures only matter for crypto brands. */
+const UNIVERSAL_LURES: readonly WordGroup[] = ['credential', 'account', 'giveaway'];
+const CRYPTO_LURES: readonly WordGroup[] = ['crypto', 'seed', 'airdrop'];
+
+/**
+ * Country-code and legacy TLDs: a brand's name under one of these is usually the brand itself
+ * (local sites, defensive registrations), so a bare TLD swap there is not evidence.
+ */
+function isCountryOrLegacySuffix(analysis: UrlAnalysis): boolean {
+  const tld = analysis.tld ?? '';
+  return tld.length === 2 || ['com', 'net', 'org', 'edu', 'gov', 'mil', 'int'].includes(tld);
+}
+
+/**
+ * Crypto companies (not chains): third parties rarely put their names in a domain, so their name
+ * next to web3 words or a number on a foreign domain is a scam site. Chain names (`solana`,
+ * `ethereum`) are excluded because countless legitimate projects carry them.
+ */
+const COMPANY_CRYPTO: ReadonlySet<BrandCategory> = new Set(['wallet', 'exchange', 'defi', 'nft']);
+
+/** Web3 vocabulary or a number next to a crypto brand in the host (`app-dydx`, `4286-coinbase`). */
+function web3Context(analysis: UrlAnalysis, finding: BrandFinding): boolean {
+  if (finding.place !== 'site' && finding.place !== 'subdomain') return false;
+  if (finding.kind !== 'combosquat' && finding.kind !== 'embedded_domain') return false;
+  const label = finding.place === 'site' ? (analysis.siteLabel ?? '') : finding.matched;
+  return analysis.hostWords.has('web3') || /\d{2,}/.test(label.replace(finding.token, ''));
+}
 
 const CRYPTO_CATEGORIES: ReadonlySet<BrandCategory> = new Set([
   'wallet',
@@ -81,9 +119,11 @@ export function judgeUrl(analysis: UrlAnalysis): UrlJudgement {
   const rules: RuleHit[] = [];
   const host = new Set(analysis.hostWords.keys());
   const path = new Set(analysis.pathWords.keys());
-  const highRiskHost = HIGH_RISK_GROUPS.some((g) => host.has(g));
-  const highRiskPath = HIGH_RISK_GROUPS.some((g) => path.has(g));
-  const anyLureHost = highRiskHost || THEME_GROUPS.some((g) => host.has(g));
+  const lureFor = (groups: ReadonlySet<WordGroup>, finding: BrandFinding | undefined): boolean =>
+    UNIVERSAL_LURES.some((g) => groups.has(g)) ||
+    ((finding === undefined || CRYPTO_CATEGORIES.has(finding.brand.category)) &&
+      CRYPTO_LURES.some((g) => groups.has(g)));
+  const anyLureHost = [...HIGH_RISK_GROUPS, ...THEME_GROUPS].some((g) => host.has(g));
   const tierA = analysis.tldTier === 'a';
   const tierAB = tierA || analysis.tldTier === 'b';
   const hosted = analysis.hosting !== null;
@@ -96,6 +136,9 @@ export function judgeUrl(analysis: UrlAnalysis): UrlJudgement {
 
   const hostFindings = findings.filter((f) => HOST_KINDS.has(f.kind));
   const top = hostFindings[0];
+  // Crypto lures (`wallet`, `bridge`, `sync`) only weigh next to a crypto brand: `weixinbridge`.
+  const highRiskHost = lureFor(host, top);
+  const highRiskPath = lureFor(path, top ?? findings[0]);
   if (findings.some((f) => f.kind === 'homoglyph')) {
     danger('homoglyph_brand', 0.95, 'the name is written with look-alike Unicode characters');
   }
@@ -150,6 +193,13 @@ export function judgeUrl(analysis: UrlAnalysis): UrlJudgement {
         `the brand is paired with words of a typical ${top.brand.category} scam`,
       );
     }
+    if (!lookalikeOnly && COMPANY_CRYPTO.has(top.brand.category) && web3Context(analysis, top)) {
+      danger(
+        'crypto_brand_with_web3_words',
+        0.86,
+        `${top.brand.name}'s name is used with web3 words on a domain it does not own; its real apps live on its own domain`,
+      );
+    }
     if (lookalikeOnly && (hosted || highRiskPath)) {
       danger(
         'lookalike_corroborated',
@@ -190,9 +240,12 @@ export function judgeUrl(analysis: UrlAnalysis): UrlJudgement {
  * `orange-county.gov` is not Orange; path mentions of such brands are dropped.
  */
 function credibleFindings(analysis: UrlAnalysis): BrandFinding[] {
-  const lure = [...analysis.hostWords.keys()].some((g) => g !== 'generic');
+  const lure = [...analysis.hostWords.keys()].some(isLureGroup);
+  const countrySuffix = isCountryOrLegacySuffix(analysis);
+  const abused = analysis.tldTier === 'a' || analysis.tldTier === 'b';
   return analysis.findings.filter((finding) => {
     if (analysis.popular && finding.kind !== 'userinfo') return false;
+    if (finding.kind === 'tld_swap' && countrySuffix && !abused) return false;
     if (!finding.brand.commonWord) return true;
     if (finding.kind === 'homoglyph' || finding.kind === 'userinfo') return true;
     if (finding.kind === 'path' || finding.kind === 'tld_swap' || finding.kind === 'lookalike')
@@ -240,7 +293,7 @@ function softScore(
     codes.push(feature.code);
   }
   for (const [group, words] of analysis.hostWords) {
-    if (group === 'generic') continue;
+    if (!isLureGroup(group)) continue;
     const weight = HIGH_RISK_GROUPS.includes(group) ? 1.2 : 0.6;
     for (const word of words) {
       lure.push(weight);
@@ -248,7 +301,7 @@ function softScore(
     }
   }
   for (const [group, words] of analysis.pathWords) {
-    if (group === 'generic') continue;
+    if (!isLureGroup(group)) continue;
     for (const word of words) {
       lure.push(HIGH_RISK_GROUPS.includes(group) ? 0.6 : 0.3);
       codes.push(`lure_path:${group}:${word}`);

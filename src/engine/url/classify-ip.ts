@@ -36,11 +36,18 @@ export function classifyIp(host: string): IpClass {
   const text = address.toString();
   const range = address.range();
   if (range !== 'unicast') return { kind: 'blocked', version, address: text, range };
-  if (address.kind() === 'ipv6' && parsed.kind() === 'ipv6' && isIpv4Compatible(text)) {
-    return { kind: 'blocked', version, address: text, range: 'ipv4Compatible' };
+  if (address.kind() === 'ipv6' && parsed.kind() === 'ipv6') {
+    if (isIpv4Compatible(text))
+      return { kind: 'blocked', version, address: text, range: 'ipv4Compatible' };
+    // ipaddr.js calls every unlisted IPv6 address "unicast"; only 2000::/3 is allocated as global
+    // unicast (RFC 4291 §2.4, IANA IPv6 Address Space registry).
+    if (!address.match(GLOBAL_UNICAST_V6))
+      return { kind: 'blocked', version, address: text, range: 'notGlobalUnicast' };
   }
   return { kind: 'public', version, address: text };
 }
+
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
 /** `::a.b.c.d` (RFC 4291 §2.5.5.1, deprecated): ipaddr.js reports it as unicast. */
 function isIpv4Compatible(text: string): boolean {

@@ -87,7 +87,7 @@ const SPECIAL_USE_TLDS: ReadonlySet<string> = new Set([
 
 const SCHEME_PREFIX = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 /** After `name:` a port (digits) then the end or a path/query/fragment: `example.com:8080/x`. */
-const PORT_AFTER_COLON = /^\d*(?:[/?#]|$)/;
+const PORT_AFTER_COLON = /^\d+(?:[/?#]|$)/;
 /** An ASCII DNS label after IDNA: letters, digits, hyphen inside, underscore tolerated. */
 const DNS_LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 

@@ -17,6 +17,8 @@ export class WordIndex {
   private readonly english: ReadonlySet<string>;
   private readonly maxWordLength: number;
   private readonly cache = new Map<string, Segmentation>();
+  private readonly englishCache = new Map<string, Segmentation>();
+  private readonly englishMaxLength: number;
 
   /**
    * @param groups lure words per group.
@@ -38,6 +40,7 @@ export class WordIndex {
       }
     }
     this.english = new Set(english);
+    this.englishMaxLength = english.reduce((max, word) => Math.max(max, word.length), 0);
     this.dictionary = new Set([...english, ...filler, ...this.groupsOf.keys(), ...extra]);
     let longest = 0;
     for (const word of this.dictionary) longest = Math.max(longest, word.length);
@@ -47,6 +50,14 @@ export class WordIndex {
   /** Lure groups of a word ([] for none). */
   groups(word: string): readonly WordGroup[] {
     return this.groupsOf.get(word) ?? [];
+  }
+
+  /**
+   * True for a lure word: one in any group but `generic` and `web3` (web3 vocabulary such as
+   * `app` or `finance` is only telling next to a crypto brand; scoring handles that).
+   */
+  isLure(word: string): boolean {
+    return this.groups(word).some((g) => g !== 'generic' && g !== 'web3');
   }
 
   /** True for a word of the English dictionary. */
@@ -69,6 +80,19 @@ export class WordIndex {
     const result = segmentWords(part, this.dictionary, this.maxWordLength);
     if (this.cache.size >= 50_000) this.cache.clear();
     this.cache.set(part, result);
+    return result;
+  }
+
+  /**
+   * Segment with the English dictionary only (no brand tokens, no web tokens): where the real
+   * word boundaries of a part are, so a brand token can be told from letters of longer words.
+   */
+  segmentEnglish(part: string): Segmentation {
+    const cached = this.englishCache.get(part);
+    if (cached !== undefined) return cached;
+    const result = segmentWords(part, this.english, this.englishMaxLength);
+    if (this.englishCache.size >= 50_000) this.englishCache.clear();
+    this.englishCache.set(part, result);
     return result;
   }
 

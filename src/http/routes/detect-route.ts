@@ -10,7 +10,7 @@ import { authenticateKey, bearerToken } from '../../access/authenticate-key.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config/config.js';
 import { AppError } from '../../errors.js';
-import { issueChallenge } from '../../payments/payment-challenge.js';
+import { issueChallenge, offeredChains } from '../../payments/payment-challenge.js';
 import type { RateLimits, RateLimitState } from '../../ratelimit/rate-limits.js';
 import { type DetectionService, urlSha256 } from '../../service/detection-service.js';
 import type { Store } from '../../store/ports.js';
@@ -96,8 +96,7 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
           : {
               urlHash: urlSha256(url),
               error: 'payment_required',
-              message:
-                'Payment required: 0.01 USDC per request on Solana or Base, or an enterprise key.',
+              message: paymentRequiredMessage(deps.config),
             },
       );
       return reply.code(402).send(challenge);
@@ -115,6 +114,12 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
     handler: methodNotAllowed,
     schema: { hide: true },
   });
+}
+
+function paymentRequiredMessage(config: Config): string {
+  const names = offeredChains(config.payments).map((c) => (c === 'solana' ? 'Solana' : 'Base'));
+  const where = names.length === 0 ? '' : ` on ${names.join(' or ')}`;
+  return `Payment required: ${config.payments.priceUsdc} USDC per request${where}, or an enterprise key.`;
 }
 
 function setRateLimitHeaders(reply: FastifyReply, state: RateLimitState): void {

@@ -1,0 +1,33 @@
+/**
+ * Create an enterprise key the way `linkguard keys create` does: `generateApiKey()` then
+ * `store.keys.createKey`. Returns the raw key (for the Authorization header) and its id.
+ */
+import { generateApiKey } from '../../src/access/api-key.js';
+import type { NewApiKey, Store } from '../../src/store/ports.js';
+
+export interface CreatedKey {
+  raw: string;
+  id: string;
+  /** `Authorization` header value. */
+  bearer: string;
+}
+
+export async function createEnterpriseKey(
+  store: Store,
+  overrides: Partial<Omit<NewApiKey, 'id' | 'prefix' | 'hash'>> = {},
+): Promise<CreatedKey> {
+  const generated = generateApiKey();
+  await store.keys.createKey({
+    id: generated.id,
+    name: 'Acme test',
+    prefix: generated.prefix,
+    hash: generated.hash,
+    createdAt: Date.UTC(2026, 0, 1),
+    expiresAt: null,
+    rateLimitPerMinute: null,
+    monthlyAllowance: null,
+    hardCap: false,
+    ...overrides,
+  });
+  return { raw: generated.raw, id: generated.id, bearer: `Bearer ${generated.raw}` };
+}

@@ -1,0 +1,292 @@
+/**
+ * The 402 challenge of `POST /v1/detect` without a key (spec §2.6, §3, §5; DESIGN §4.1, §4.2,
+ * §4.6): both body shapes, the stored nonce, the configurable prefix, which chains are offered,
+ * and proof headers on an instance that cannot verify payments yet.
+ */
+import { createHash } from 'node:crypto';
+
+import Database from 'better-sqlite3';
+import type { LightMyRequestResponse } from 'fastify';
+import { Compile } from 'typebox/compile';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import type { Engine } from '../../src/engine/create-engine.js';
+import { PaymentChallengeSchema } from '../../src/http/schemas/error-schemas.js';
+import { detect, detectWithKey } from '../helpers/detect-request.js';
+import { createEnterpriseKey } from '../helpers/enterprise-key.js';
+import {
+  BASE_RECIPIENT,
+  createTestApp,
+  sharedEngine,
+  SOLANA_RECIPIENT,
+  T0,
+  type TestContext,
+} from '../helpers/test-app.js';
+
+/** Circle's USDC addresses (developers.circle.com/stablecoins/usdc-contract-addresses). */
+const SOLANA_USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const PUBLIC_BASE_URL = 'https://api.linkguard.example.com';
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const TTL_MS = 600_000;
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+const challengeValidator = Compile(PaymentChallengeSchema);
+
+interface Option extends Record<string, unknown> {
+  chain: string;
+  nonce: string;
+  alternatives?: Option[];
+}
+interface Accepts extends Record<string, unknown> {
+  network: string;
+  extra: Record<string, unknown>;
+}
+interface Challenge extends Record<string, unknown> {
+  error: string;
+  payment: Option | null;
+  accepts: Accepts[];
+}
+
+let engine: Engine;
+let ctx: TestContext | undefined;
+
+beforeAll(() => {
+  engine = sharedEngine();
+});
+
+afterEach(async () => {
+  await ctx?.cleanup();
+  ctx = undefined;
+});
+
+async function start(env: Record<string, string>): Promise<TestContext> {
+  ctx = await createTestApp(engine, { env: { PUBLIC_BASE_URL, ...env } });
+  return ctx;
+}
+
+const bothChains = { SOLANA_RECIPIENT, BASE_RECIPIENT };
+
+function expectChallenge(response: LightMyRequestResponse, error: string): Challenge {
+  expect(response.statusCode).toBe(402);
+  const body: unknown = response.json();
+  expect([...challengeValidator.Errors(body)]).toEqual([]);
+  const challenge = body as Challenge;
+  expect(challenge).toMatchObject({ status: 402, error, x402Version: 1 });
+  expect(typeof challenge.message).toBe('string');
+  return challenge;
+}
+
+function nonceCount(dbPath: string): number {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM payment_nonces').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+describe('402 payment_required', () => {
+  it('carries the spec `payment` shape: Solana first, Base as the alternative', async () => {
+    const { app } = await start(bothChains);
+    const body = expectChallenge(
+      await detect(app, { url: 'https://paypal.com' }),
+      'payment_required',
+    );
+    const payment = body.payment;
+    expect(payment).not.toBeNull();
+    const nonce = payment?.nonce ?? '';
+    expect(nonce).toMatch(UUID_V4);
+    const expires = new Date(T0 + TTL_MS).toISOString();
+    expect(payment).toEqual({
+      amount: '0.01',
+      token: 'USDC',
+      token_mint: SOLANA_USDC_MINT,
+      chain: 'solana',
+      recipient: SOLANA_RECIPIENT,
+      nonce,
+      memo_format: `linkguard:${nonce}`,
+      expires_at: expires,
+      alternatives: [
+        {
+          amount: '0.01',
+          token: 'USDC',
+          chain: 'base',
+          chain_id: 8453,
+          token_contract: BASE_USDC,
+          recipient: BASE_RECIPIENT,
+          nonce,
+          nonce_binding: 'eip191',
+          sign_message: `linkguard:${nonce}`,
+          expires_at: expires,
+        },
+      ],
+    });
+  });
+
+  it('carries the x402 v1 `accepts` envelope with the same nonce', async () => {
+    const { app } = await start(bothChains);
+    const body = expectChallenge(
+      await detect(app, { url: 'https://paypal.com' }),
+      'payment_required',
+    );
+    const nonce = body.payment?.nonce ?? '';
+    const common = {
+      scheme: 'exact',
+      maxAmountRequired: '10000',
+      resource: `${PUBLIC_BASE_URL}/v1/detect`,
+      mimeType: 'application/json',
+      maxTimeoutSeconds: 600,
+    };
+    expect(body.accepts).toHaveLength(2);
+    expect(body.accepts[0]).toMatchObject({
+      ...common,
+      network: 'solana',
+      payTo: SOLANA_RECIPIENT,
+      asset: SOLANA_USDC_MINT,
+      extra: { nonce, memo_template: 'linkguard:<nonce>' },
+    });
+    expect(body.accepts[1]).toMatchObject({
+      ...common,
+      network: 'base',
+      payTo: BASE_RECIPIENT,
+      asset: BASE_USDC,
+      extra: { nonce, sign_message_template: 'linkguard:<nonce>' },
+    });
+    for (const entry of body.accepts) expect(typeof entry.description).toBe('string');
+  });
+
+  it('stores the nonce with the clock time, a 600 s life and the hash of the normalized URL', async () => {
+    const { app, store } = await start(bothChains);
+    const body = expectChallenge(
+      await detect(app, { url: 'HTTPS://PayPal.COM' }),
+      'payment_required',
+    );
+    const nonce = body.payment?.nonce ?? '';
+    expect(await store.nonces.findNonce(nonce)).toEqual({
+      nonce,
+      urlHash: sha256('https://paypal.com/'),
+      issuedAt: T0,
+      expiresAt: T0 + TTL_MS,
+      consumedAt: null,
+    });
+  });
+
+  it('binds the nonce of a bare host to its https:// form', async () => {
+    const { app, store } = await start(bothChains);
+    const body = expectChallenge(await detect(app, { url: 'metamask.io' }), 'payment_required');
+    const stored = await store.nonces.findNonce(body.payment?.nonce ?? '');
+    expect(stored?.urlHash).toBe(sha256('https://metamask.io/'));
+  });
+
+  it('issues a new nonce on every 402', async () => {
+    const context = await start(bothChains);
+    const nonces: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      context.clock.advance(1000);
+      const body = expectChallenge(
+        await detect(context.app, { url: 'https://paypal.com' }),
+        'payment_required',
+      );
+      nonces.push(body.payment?.nonce ?? '');
+      expect((await context.store.nonces.findNonce(nonces[i] ?? ''))?.issuedAt).toBe(
+        T0 + 1000 * (i + 1),
+      );
+    }
+    expect(new Set(nonces).size).toBe(3);
+    expect(nonceCount(context.dbPath)).toBe(3);
+  });
+
+  it('X402_PREFIX changes the memo, the message and both templates', async () => {
+    const { app } = await start({ ...bothChains, X402_PREFIX: 'acme-pay' });
+    const body = expectChallenge(
+      await detect(app, { url: 'https://paypal.com' }),
+      'payment_required',
+    );
+    const nonce = body.payment?.nonce ?? '';
+    expect(body.payment?.memo_format).toBe(`acme-pay:${nonce}`);
+    expect(body.payment?.alternatives?.[0]?.sign_message).toBe(`acme-pay:${nonce}`);
+    expect(body.accepts[0]?.extra.memo_template).toBe('acme-pay:<nonce>');
+    expect(body.accepts[1]?.extra.sign_message_template).toBe('acme-pay:<nonce>');
+    expect(JSON.stringify(body)).not.toContain('linkguard:');
+  });
+
+  it('with only BASE_RECIPIENT, Solana is not offered', async () => {
+    const { app } = await start({ BASE_RECIPIENT });
+    const body = expectChallenge(
+      await detect(app, { url: 'https://paypal.com' }),
+      'payment_required',
+    );
+    expect(body.payment).toMatchObject({
+      chain: 'base',
+      recipient: BASE_RECIPIENT,
+      alternatives: [],
+    });
+    expect(body.payment).not.toHaveProperty('token_mint');
+    expect(body.accepts.map((a) => a.network)).toEqual(['base']);
+    // (The human `message` is not checked: it still says "Solana or Base"; reported, cosmetic.)
+    expect(JSON.stringify([body.payment, body.accepts])).not.toMatch(/solana|EPjFWdd5/i);
+  });
+
+  it('with no recipient at all, payment is null, accepts is empty and no nonce is stored', async () => {
+    const { app, dbPath } = await start({});
+    const body = expectChallenge(
+      await detect(app, { url: 'https://paypal.com' }),
+      'payment_required',
+    );
+    expect(body.payment).toBeNull();
+    expect(body.accepts).toEqual([]);
+    expect(body.message).toMatch(/key/i);
+    expect(nonceCount(dbPath)).toBe(0);
+  });
+});
+
+describe('proof headers (verification not available in this version)', () => {
+  const xPayment = Buffer.from(
+    JSON.stringify({
+      x402Version: 1,
+      scheme: 'exact',
+      network: 'solana',
+      payload: { txSignature: '5'.repeat(88), nonce: '00000000-0000-4000-8000-000000000000' },
+    }),
+  ).toString('base64');
+
+  it.each([
+    ['X-PAYMENT', { 'x-payment': xPayment }],
+    ['X-402-Signature', { 'x-402-signature': '5'.repeat(88) }],
+    ['X-402-Nonce', { 'x-402-nonce': '00000000-0000-4000-8000-000000000000' }],
+    ['X-402-Wallet-Sig', { 'x-402-chain': 'base', 'x-402-wallet-sig': `0x${'ab'.repeat(65)}` }],
+  ])('%s → 402 payment_invalid with a reason and a fresh nonce', async (_label, headers) => {
+    const { app, store } = await start(bothChains);
+    const first = expectChallenge(
+      await detect(app, { url: 'https://paypal.com' }),
+      'payment_required',
+    );
+    const presented = first.payment?.nonce ?? '';
+    const response = await detect(
+      app,
+      { url: 'https://paypal.com' },
+      { headers: { 'x-402-nonce': presented, ...headers } },
+    );
+    const body = expectChallenge(response, 'payment_invalid');
+    expect(typeof body.reason).toBe('string');
+    expect((body.reason as string).length).toBeGreaterThan(0);
+    const fresh = body.payment?.nonce ?? '';
+    expect(fresh).toMatch(UUID_V4);
+    expect(fresh).not.toBe(presented);
+    expect(body.accepts.map((a) => a.extra.nonce)).toEqual([fresh, fresh]);
+    expect(await store.nonces.findNonce(fresh)).toMatchObject({ issuedAt: T0, consumedAt: null });
+    // The presented nonce was not consumed by a failed proof.
+    expect((await store.nonces.findNonce(presented))?.consumedAt).toBeNull();
+  });
+
+  it('a key plus proof headers is served with the key (200)', async () => {
+    const { app, store, dbPath } = await start(bothChains);
+    const key = await createEnterpriseKey(store);
+    const headers = { 'x-payment': xPayment, 'x-402-signature': '5'.repeat(88) };
+    const response = await detectWithKey(app, 'https://paypal.com', key.bearer, { headers });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ verdict: 'safe' });
+    expect(nonceCount(dbPath)).toBe(0);
+  });
+});

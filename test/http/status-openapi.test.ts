@@ -1,0 +1,163 @@
+/**
+ * `GET /v1/status` (spec §2.7, §4.2, DESIGN §4.14), `GET /v1/ready`, the OpenAPI 3.1 document
+ * (spec §9) validated against the official schema, and the Swagger UI at /docs.
+ */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import type { Engine } from '../../src/engine/create-engine.js';
+import {
+  BASE_RECIPIENT,
+  CHAIN_ENV,
+  createTestApp,
+  sharedEngine,
+  type TestContext,
+} from '../helpers/test-app.js';
+
+let engine: Engine;
+let ctx: TestContext | undefined;
+
+beforeAll(() => {
+  engine = sharedEngine();
+});
+
+afterEach(async () => {
+  await ctx?.cleanup();
+  ctx = undefined;
+});
+
+async function start(env: Record<string, string> = { ...CHAIN_ENV }): Promise<TestContext> {
+  ctx = await createTestApp(engine, {
+    env: { PUBLIC_BASE_URL: 'https://api.linkguard.example.com', ...env },
+  });
+  return ctx;
+}
+
+describe('GET /v1/status', () => {
+  it('answers ok, version 1.0.0 and the offered chains, without credentials', async () => {
+    const { app } = await start();
+    const response = await app.inject({ method: 'GET', url: '/v1/status' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      status: 'ok',
+      version: '1.0.0',
+      chain: 'solana',
+      chains: ['solana', 'base'],
+    });
+  });
+
+  it('reports base as the chain when only Base is configured', async () => {
+    const { app } = await start({ BASE_RECIPIENT });
+    const response = await app.inject({ method: 'GET', url: '/v1/status' });
+    expect(response.json()).toEqual({
+      status: 'ok',
+      version: '1.0.0',
+      chain: 'base',
+      chains: ['base'],
+    });
+  });
+});
+
+describe('GET /v1/ready', () => {
+  it('is 200 while the store is up and 503 once it is closed', async () => {
+    const { app, store } = await start();
+    const up = await app.inject({ method: 'GET', url: '/v1/ready' });
+    expect(up.statusCode).toBe(200);
+    expect(up.json()).toEqual({ status: 'ready', store: 'ok' });
+    await store.close();
+    const down = await app.inject({ method: 'GET', url: '/v1/ready' });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toEqual({ status: 'unavailable', store: 'unavailable' });
+  });
+});
+
+interface OpenApiDoc {
+  openapi: string;
+  info: { version: string };
+  servers?: { url: string }[];
+  paths: Record<string, Record<string, OperationDoc>>;
+  components: { securitySchemes: Record<string, Record<string, unknown>> };
+}
+interface OperationDoc {
+  security?: Record<string, string[]>[];
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>;
+}
+
+async function fetchDoc(): Promise<OpenApiDoc> {
+  const { app } = await start();
+  const response = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
+  expect(response.statusCode).toBe(200);
+  expect(response.headers['content-type']).toMatch(/^application\/json/);
+  return response.json<OpenApiDoc>();
+}
+
+describe('GET /v1/openapi.json', () => {
+  it('is an OpenAPI 3.1.0 document that passes the official schema', async () => {
+    const doc = await fetchDoc();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+    expect(doc.servers).toEqual([{ url: 'https://api.linkguard.example.com' }]);
+    const validator = new Validator();
+    const result = await validator.validate(doc as unknown as Record<string, unknown>);
+    // On failure the diff prints the validator's errors.
+    expect(result.errors ?? []).toEqual([]);
+    expect(result).toEqual({ valid: true });
+  });
+
+  it('lists both security schemes and uses them on POST /v1/detect', async () => {
+    const doc = await fetchDoc();
+    const schemes = doc.components.securitySchemes;
+    expect(schemes.enterpriseKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(schemes.x402).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-PAYMENT' });
+    const detect = doc.paths['/v1/detect']?.post;
+    expect(detect?.security).toEqual([{ enterpriseKey: [] }, { x402: [] }]);
+    expect(detect?.requestBody?.content).toHaveProperty('application/json');
+  });
+
+  it('documents every status POST /v1/detect can return, each with a JSON body schema', async () => {
+    const doc = await fetchDoc();
+    const responses = doc.paths['/v1/detect']?.post?.responses ?? {};
+    const expected = ['200', '400', '401', '402', '409', '413', '415', '429', '500', '503'];
+    expect(Object.keys(responses).sort()).toEqual(expect.arrayContaining(expected));
+    for (const status of expected) {
+      const schema = responses[status]?.content?.['application/json']?.schema;
+      expect(schema, `response ${status}`).toMatchObject({ type: 'object' });
+      expect(schema?.required, `response ${status}`).toEqual(expect.any(Array));
+    }
+    expect(responses['200']?.content?.['application/json']?.schema?.required).toEqual(
+      expect.arrayContaining(['verdict', 'trust_score', 'brand', 'signals', 'details']),
+    );
+    expect(responses['402']?.content?.['application/json']?.schema?.required).toEqual(
+      expect.arrayContaining(['payment', 'x402Version', 'accepts']),
+    );
+    expect(responses['429']?.content?.['application/json']?.schema?.required).toEqual(
+      expect.arrayContaining(['status', 'error', 'message']),
+    );
+  });
+
+  it('documents the status and readiness routes but not internal ones', async () => {
+    const doc = await fetchDoc();
+    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/detect', '/v1/ready', '/v1/status']);
+    expect(Object.keys(doc.paths['/v1/detect'] ?? {})).toEqual(['post']);
+  });
+});
+
+describe('GET /docs', () => {
+  it.each(['/docs', '/docs/'])('%s serves the Swagger UI page', async (url) => {
+    const { app } = await start();
+    const response = await app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.body).toContain('swagger-ui');
+    // Assets are served locally, not from a CDN.
+    expect(response.body).not.toMatch(/https?:\/\/(cdn|unpkg|cdnjs)/);
+  });
+
+  it('serves the UI bundle itself', async () => {
+    const { app } = await start();
+    const response = await app.inject({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/javascript/);
+  });
+});
