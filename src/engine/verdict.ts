@@ -99,11 +99,12 @@ export interface Verdict {
   details: Details;
 }
 
-/** A signals object with every flag false and `fresh_domain` unknown. */
+const EMPTY_SIGNALS: Readonly<Signals> = Object.freeze({
+  ...(Object.fromEntries(SIGNAL_NAMES.map((name) => [name, false])) as Record<SignalName, boolean>),
+  fresh_domain: null,
+});
+
+/** A new signals object with every flag false and `fresh_domain` unknown. */
 export function emptySignals(): Signals {
-  const signals = Object.fromEntries(SIGNAL_NAMES.map((name) => [name, false])) as Record<
-    SignalName,
-    boolean
-  >;
-  return { ...signals, fresh_domain: null };
+  return { ...EMPTY_SIGNALS };
 }

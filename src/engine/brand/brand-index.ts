@@ -56,6 +56,9 @@ export interface LookalikeHit {
   distance: number;
 }
 
+/** Shortest token core compared by edit distance. */
+const MIN_LOOKALIKE_CORE = 6;
+
 /** Shortest token that may match as a substring of a longer word. */
 export const MIN_DISTINCTIVE_LENGTH = 5;
 
@@ -117,7 +120,8 @@ export function tokenCore(token: string): string {
  */
 export function lookalikeTolerance(token: string): number {
   const core = tokenCore(token).length;
-  if (core < MIN_DISTINCTIVE_LENGTH) return 0;
+  // Five-letter names have too many real neighbours (`tesco`/`tisco`, `shein`/`rhein`).
+  if (core < MIN_LOOKALIKE_CORE) return 0;
   return token.length >= 10 && core >= 8 ? 2 : 1;
 }
 
@@ -131,6 +135,9 @@ export class BrandIndex {
   private readonly bySkeletonPrefix = new Map<string, BrandToken[]>();
   private readonly deletions = new Map<string, BrandToken[]>();
   private readonly byName = new Map<string, Brand>();
+  /** Token lengths with tolerance ≥ 1 and = 2, to skip impossible lookalike searches. */
+  private readonly lookalikeLengths: [Set<number>, Set<number>] = [new Set(), new Set()];
+  private readonly lookalikeMemo = new Map<string, LookalikeHit[]>();
   private readonly spelledNames = new Map<Brand, Set<string>>();
 
   /**
@@ -207,8 +214,23 @@ export class BrandIndex {
    * @param label a hyphen-free ASCII label of at least 4 characters.
    */
   findLookalikes(label: string): LookalikeHit[] {
+    const memo = this.lookalikeMemo.get(label);
+    if (memo !== undefined) return memo;
+    const result = this.searchLookalikes(label);
+    if (this.lookalikeMemo.size >= 50_000) this.lookalikeMemo.clear();
+    this.lookalikeMemo.set(label, result);
+    return result;
+  }
+
+  private searchLookalikes(label: string): LookalikeHit[] {
+    const near = (lengths: Set<number>, spread: number): boolean => {
+      for (let d = -spread; d <= spread; d++) if (lengths.has(label.length + d)) return true;
+      return false;
+    };
+    const [oneEdit, twoEdits] = this.lookalikeLengths;
+    const maxDepth = near(twoEdits, 2) ? 2 : near(oneEdit, 1) ? 1 : 0;
+    if (maxDepth === 0) return [];
     const hits = new Map<BrandToken, number>();
-    const maxDepth = label.length >= 9 ? 2 : 1;
     for (const variant of deletionVariants(label, maxDepth)) {
       for (const entry of this.deletions.get(variant) ?? []) {
         if (hits.has(entry) || entry.token === label) continue;
@@ -256,6 +278,7 @@ export class BrandIndex {
       push(this.bySkeletonPrefix, entry.skeleton.slice(0, 3), entry);
       const tolerance = lookalikeTolerance(token);
       if (tolerance === 0) continue;
+      this.lookalikeLengths[tolerance - 1]?.add(token.length);
       for (const variant of deletionVariants(token, tolerance)) {
         push(this.deletions, variant, entry);
       }

@@ -146,6 +146,7 @@ export function analyzeUrl(ctx: UrlRulesContext, url: ParsedUrl): UrlAnalysis {
         token: match.entry.token,
         matched: match.matched,
         distance: match.distance,
+        context: reading.context,
       });
     }
   };
@@ -248,6 +249,7 @@ function embeddedDomains(ctx: UrlRulesContext, labels: readonly string[]): Brand
           token: candidate,
           matched: candidate,
           distance: 0,
+          context: 'odd',
         });
       }
     }
@@ -270,6 +272,7 @@ function userinfoFindings(ctx: UrlRulesContext, url: ParsedUrl): BrandFinding[] 
         token: domain ?? user,
         matched: user,
         distance: 0,
+        context: 'odd',
       },
     ];
   }
@@ -284,6 +287,7 @@ function userinfoFindings(ctx: UrlRulesContext, url: ParsedUrl): BrandFinding[] 
         token: match.entry.token,
         matched: user,
         distance: 0,
+        context: 'odd',
       });
     }
   }
@@ -314,6 +318,7 @@ function readPath(ctx: UrlRulesContext, url: ParsedUrl, findings: BrandFinding[]
         token: hit.entry.token,
         matched: text,
         distance: 0,
+        context: 'odd',
       });
     }
     if (ctx.words.groups(text).length > 0) words.push(text);

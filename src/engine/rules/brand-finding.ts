@@ -5,7 +5,7 @@
  * scoring can weigh `paypal-login.com` differently from `example.com/paypal/`.
  */
 import type { Brand } from '../brand/brand-index.js';
-import type { MatchHow } from './read-label.js';
+import type { LabelContext, MatchHow } from './read-label.js';
 
 /** How the brand was faked. */
 export type FindingKind =
@@ -41,6 +41,8 @@ export interface BrandFinding {
   matched: string;
   /** Edit distance of a lookalike, else 0. */
   distance: number;
+  /** What surrounds the token in its label (`lure`, `odd`, `ordinary`); `odd` outside labels. */
+  context: LabelContext;
 }
 
 /**

@@ -52,9 +52,17 @@ export interface IdnReading {
   invisible: boolean;
 }
 
+/**
+ * What surrounds brand tokens in a label: `lure` words (login, wallet…), something `odd`
+ * (numbers, letters no word explains: `0019-coinbase`, `imtoken-bw`), or only `ordinary` words
+ * (`bankofbaroda-usa`, `gruposantander`) — the usual shape of a company's own secondary domains.
+ */
+export type LabelContext = 'lure' | 'odd' | 'ordinary';
+
 /** What a label says. */
 export interface LabelReading {
   matches: TokenMatch[];
+  context: LabelContext;
   /** Every known word in the label, brand tokens excluded (lure words are among them). */
   words: string[];
   idn: IdnReading | null;
@@ -199,14 +207,14 @@ export function readLabel(
   }
 
   if (lookalikes && matches.length === 0) {
-    for (const candidate of lookalikeCandidates(ctx, joined, parts)) {
+    for (const candidate of lookalikeCandidates(ctx, joined, parts, labelHasLure)) {
       const hits = ctx.brands.findLookalikes(candidate);
       for (const hit of hits) add(hit.entry, 'lookalike', candidate, hit.distance);
       // The words segmented out of the lookalike itself (`paypai` → "pay") are not lure words.
       if (hits.length > 0) removeWordsOf(ctx, candidate, words);
     }
   }
-  return { matches, words, idn };
+  return { matches, words, idn, context: labelContext(ctx, parts, words, matches, labelHasLure) };
 }
 
 function readIdn(
@@ -242,18 +250,46 @@ function removeWordsOf(ctx: LabelReaderContext, text: string, words: string[]): 
 }
 
 /**
- * The whole label and its longer parts, unless they are real words, several real words glued
- * together (`bigbank` is not `bitbank`), or popular names.
+ * The whole label and its longer parts, unless they are real words, two real words glued
+ * together (`bigbank` is not `bitbank`), or popular names. Three or more short words
+ * (`met|her|wallet`) are a coincidence of segmentation, not a name.
  */
-function lookalikeCandidates(ctx: LabelReaderContext, joined: string, parts: string[]): string[] {
+function lookalikeCandidates(
+  ctx: LabelReaderContext,
+  joined: string,
+  parts: string[],
+  hasLure: boolean,
+): string[] {
   const candidates = new Set<string>();
   for (const text of [joined, ...parts]) {
-    if (text.length < 4 || text.length > 30 || /^\d+$/.test(text)) continue;
+    // Digits in a lookalike are the confusable rule's business (`paypa1`, `g00gle`).
+    if (text.length < 4 || text.length > 30 || /\d.*\d/.test(text)) continue;
+    // One part of a longer label (`sparkasse-rhein-…` vs `shein`) is only compared when the label
+    // carries a lure word; the whole label is always compared.
+    if (text !== joined && !hasLure) continue;
     if (ctx.words.isEnglishWord(text) || ctx.popularLabels.has(text)) continue;
-    if (ctx.words.segment(text).unknownChars === 0) continue;
+    const split = ctx.words.segment(text);
+    if (split.unknownChars === 0 && split.words.length <= 2) continue;
     candidates.add(text);
   }
   return [...candidates];
+}
+
+function labelContext(
+  ctx: LabelReaderContext,
+  parts: readonly string[],
+  words: readonly string[],
+  matches: readonly TokenMatch[],
+  lure: boolean,
+): LabelContext {
+  if (lure && words.length > 0) return 'lure';
+  let rest = parts.join('-');
+  for (const match of matches) rest = rest.replace(match.entry.token, '');
+  if (/\d/.test(rest)) return 'odd';
+  const unexplained = rest
+    .split('-')
+    .some((part) => part.replace(/\d+/g, '') !== '' && !explained(ctx, part.replace(/\d+/g, '')));
+  return unexplained ? 'odd' : 'ordinary';
 }
 
 /** True for text made entirely of known words and digits (or empty). */

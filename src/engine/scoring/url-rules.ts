@@ -78,15 +78,6 @@ const UNIVERSAL_LURES: readonly WordGroup[] = ['credential', 'account', 'giveawa
 const CRYPTO_LURES: readonly WordGroup[] = ['crypto', 'seed', 'airdrop'];
 
 /**
- * Country-code and legacy TLDs: a brand's name under one of these is usually the brand itself
- * (local sites, defensive registrations), so a bare TLD swap there is not evidence.
- */
-function isCountryOrLegacySuffix(analysis: UrlAnalysis): boolean {
-  const tld = analysis.tld ?? '';
-  return tld.length === 2 || ['com', 'net', 'org', 'edu', 'gov', 'mil', 'int'].includes(tld);
-}
-
-/**
  * Crypto companies (not chains): third parties rarely put their names in a domain, so their name
  * next to web3 words or a number on a foreign domain is a scam site. Chain names (`solana`,
  * `ethereum`) are excluded because countless legitimate projects carry them.
@@ -212,6 +203,27 @@ export function judgeUrl(analysis: UrlAnalysis): UrlJudgement {
     caution('brand_in_path', 'the path names a brand next to credential or wallet words');
   }
 
+  // Without a brand, lure words only count on infrastructure phishers favour (detection.md §1.7,
+  // §1.8): a free hosting tenant or a heavily abused TLD. A number-or-random name under a tier-A
+  // TLD is the shape of throwaway domains. Each is caution at most: a TLD is a prior, not proof.
+  const lureAnywhere = [...host, ...path].some(isLureGroup);
+  if (top === undefined && lureAnywhere && hosted) {
+    caution('lure_on_free_hosting', 'lure words on a free hosting tenant');
+  }
+  if (top === undefined && lureAnywhere && tierAB) {
+    caution('lure_on_abused_tld', `lure words under the heavily abused .${analysis.tld ?? ''} TLD`);
+  }
+  if (
+    tierA &&
+    analysis.lexical.some(
+      (l) => l.code === 'lexical:digits_in_name' || l.code === 'lexical:random_name',
+    )
+  ) {
+    caution(
+      'throwaway_name',
+      `a numbered or random name under the heavily abused .${analysis.tld ?? ''} TLD`,
+    );
+  }
   if (analysis.url.hasUserinfo) caution('userinfo', 'the link hides its real host behind an "@"');
   if (analysis.url.ipVersion !== null) caution('ip_host', 'the link points at a bare IP address');
   if (analysis.idn.mixedScript || analysis.idn.wholeScriptConfusable || analysis.idn.invisible) {
@@ -235,23 +247,54 @@ export function judgeUrl(analysis: UrlAnalysis): UrlJudgement {
 }
 
 /**
- * Findings worth reporting. Popular sites keep only userinfo tricks; brands whose name is an
- * ordinary word (`apple`, `chase`) need a lure word in the host and a whole-word match, because
- * `orange-county.gov` is not Orange; path mentions of such brands are dropped.
+ * Findings worth reporting.
+ * - Popular sites keep only userinfo tricks.
+ * - A TLD swap counts only under an abused TLD (tiers A–C): a brand's name under a country or
+ *   legacy TLD, or an unlisted gTLD, is usually the brand's own defensive or local registration.
+ *   Crypto companies are the exception: they run no country sites beyond their listed domains,
+ *   and their exact name under any other TLD is a classic wallet-phishing setup.
+ * - Brands named by an ordinary word (`apple`, `chase`) need a lure word in the host; path
+ *   mentions and lookalikes of them are dropped.
+ * - A brand with only ordinary words around it (`bankofbaroda-usa`, `gruposantander`) and a
+ *   brand in a subdomain of someone else's site (`usdc.absolute.com`) need corroboration: a lure
+ *   word in the host or path, an abused TLD, or a hosting platform. Companies name their own
+ *   secondary domains and customer subdomains exactly like that.
  */
 function credibleFindings(analysis: UrlAnalysis): BrandFinding[] {
-  const lure = [...analysis.hostWords.keys()].some(isLureGroup);
-  const countrySuffix = isCountryOrLegacySuffix(analysis);
+  const hostLure = [...analysis.hostWords.keys()].some(isLureGroup);
+  const pathLure = [...analysis.pathWords.keys()].some(isLureGroup);
   const abused = analysis.tldTier === 'a' || analysis.tldTier === 'b';
+  const corroborated = hostLure || pathLure || abused || analysis.hosting !== null;
   return analysis.findings.filter((finding) => {
     if (analysis.popular && finding.kind !== 'userinfo') return false;
-    if (finding.kind === 'tld_swap' && countrySuffix && !abused) return false;
-    if (!finding.brand.commonWord) return true;
-    if (finding.kind === 'homoglyph' || finding.kind === 'userinfo') return true;
-    if (finding.kind === 'path' || finding.kind === 'tld_swap' || finding.kind === 'lookalike')
+    if (
+      finding.kind === 'tld_swap' &&
+      analysis.tldTier === null &&
+      !COMPANY_CRYPTO.has(finding.brand.category)
+    ) {
       return false;
-    return lure;
+    }
+    if (finding.brand.commonWord) {
+      if (finding.kind === 'homoglyph' || finding.kind === 'userinfo') return true;
+      if (finding.kind === 'path' || finding.kind === 'tld_swap' || finding.kind === 'lookalike') {
+        return false;
+      }
+      if (!hostLure) return false;
+    }
+    const needsCorroboration =
+      (finding.place === 'subdomain' &&
+        finding.kind !== 'embedded_domain' &&
+        finding.kind !== 'homoglyph') ||
+      (finding.kind === 'combosquat' &&
+        finding.context === 'ordinary' &&
+        !cryptoCompanyContext(analysis, finding));
+    return !needsCorroboration || corroborated;
   });
+}
+
+/** A crypto company's name next to web3 vocabulary: corroborating on its own (see below). */
+function cryptoCompanyContext(analysis: UrlAnalysis, finding: BrandFinding): boolean {
+  return COMPANY_CRYPTO.has(finding.brand.category) && web3Context(analysis, finding);
 }
 
 function matchesBrandTheme(finding: BrandFinding, host: ReadonlySet<WordGroup>): boolean {

@@ -206,9 +206,14 @@ function hostUrl(url: URL, host: string): NormalizeResult {
   if (registrable === null || (parsed.isIcann !== true && parsed.isPrivate !== true)) {
     return reject('unknown_tld', 'Host has no known public top-level domain');
   }
-  const icann = parseDomain(host, { allowPrivateDomains: false, extractHostname: false });
+  // The ICANN suffix differs only under a private suffix (`x.pages.dev` → `dev`): parse again then.
+  const icannSuffix =
+    parsed.isPrivate === true
+      ? parseDomain(host, { allowPrivateDomains: false, extractHostname: false }).publicSuffix
+      : parsed.publicSuffix;
   const subdomain = parsed.subdomain ?? '';
-  const unicode = domainToUnicode(host);
+  // IDNA ToUnicode is an ICU call; only punycode labels can change under it.
+  const unicode = host.includes('xn--') ? domainToUnicode(host) : host;
   return {
     ok: true,
     url: {
@@ -219,7 +224,7 @@ function hostUrl(url: URL, host: string): NormalizeResult {
       registrableDomain: registrable,
       domainLabel: parsed.domainWithoutSuffix,
       publicSuffix: parsed.publicSuffix,
-      icannSuffix: icann.publicSuffix,
+      icannSuffix,
       privateSuffix: parsed.isPrivate === true,
       subdomainLabels: subdomain === '' ? [] : subdomain.split('.'),
     },

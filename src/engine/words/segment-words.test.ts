@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { type FoundWord, segmentWords } from './segment-words.js';
+import { createDictionary, type FoundWord, segmentWords } from './segment-words.js';
 
-/** Segment with a dictionary built from `words`, bounded by its longest word. */
+/** Segment with a dictionary built from `words`. */
 function segment(text: string, words: string[]): { words: FoundWord[]; unknownChars: number } {
-  const dictionary = new Set(words);
-  const maxWordLength = Math.max(0, ...words.map((word) => word.length));
-  return segmentWords(text, dictionary, maxWordLength);
+  return segmentWords(text, createDictionary(words));
 }
 
 const words = (...list: [string, number][]): FoundWord[] =>
@@ -22,7 +20,7 @@ describe('segmentWords', () => {
       0,
     ],
     ['reads a whole-label word', 'paypal', ['paypal'], words(['paypal', 0]), 0],
-    ['reads a one-letter whole label', 'x', ['x'], words(['x', 0]), 0],
+    ['ignores one-letter words', 'x', ['x'], [], 1],
     ['finds nothing in an empty label', '', ['paypal'], [], 0],
     ['counts every character when no word fits', 'qzxv', ['paypal'], [], 4],
     ['counts unknown characters around a word', 'xxpaypalyy', ['paypal'], words(['paypal', 2]), 4],
@@ -86,9 +84,12 @@ describe('segmentWords', () => {
     }
   });
 
-  it('does not find words longer than maxWordLength', () => {
-    expect(segmentWords('xpaypal', new Set(['paypal']), 5)).toEqual({ words: [], unknownChars: 7 });
-    expect(segmentWords('xpaypal', new Set(['paypal']), 6)).toEqual({
+  it('builds prefixes so the search stops early, and ignores 1-letter words', () => {
+    const dictionary = createDictionary(['paypal', 'a']);
+    expect(dictionary.prefixes.has('pa')).toBe(true);
+    expect(dictionary.prefixes.has('paypal')).toBe(true);
+    expect(dictionary.words.has('a')).toBe(false);
+    expect(segmentWords('xpaypal', dictionary)).toEqual({
       words: words(['paypal', 1]),
       unknownChars: 1,
     });

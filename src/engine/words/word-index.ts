@@ -6,19 +6,22 @@
  */
 import type { WordGroup } from '../engine-data.js';
 import { WORD_GROUPS } from '../engine-data.js';
-import { type Segmentation, segmentWords } from './segment-words.js';
+import {
+  createDictionary,
+  type Segmentation,
+  segmentWords,
+  type WordDictionary,
+} from './segment-words.js';
 
 /** Words grouped by lure group, as found in one URL part. */
 export type WordGroups = ReadonlyMap<WordGroup, readonly string[]>;
 
 export class WordIndex {
   private readonly groupsOf = new Map<string, WordGroup[]>();
-  private readonly dictionary: Set<string>;
-  private readonly english: ReadonlySet<string>;
-  private readonly maxWordLength: number;
+  private readonly dictionary: WordDictionary;
+  private readonly english: WordDictionary;
   private readonly cache = new Map<string, Segmentation>();
   private readonly englishCache = new Map<string, Segmentation>();
-  private readonly englishMaxLength: number;
 
   /**
    * @param groups lure words per group.
@@ -39,12 +42,8 @@ export class WordIndex {
         else if (!list.includes(group)) list.push(group);
       }
     }
-    this.english = new Set(english);
-    this.englishMaxLength = english.reduce((max, word) => Math.max(max, word.length), 0);
-    this.dictionary = new Set([...english, ...filler, ...this.groupsOf.keys(), ...extra]);
-    let longest = 0;
-    for (const word of this.dictionary) longest = Math.max(longest, word.length);
-    this.maxWordLength = longest;
+    this.english = createDictionary(english);
+    this.dictionary = createDictionary([...english, ...filler, ...this.groupsOf.keys(), ...extra]);
   }
 
   /** Lure groups of a word ([] for none). */
@@ -62,12 +61,12 @@ export class WordIndex {
 
   /** True for a word of the English dictionary. */
   isEnglishWord(word: string): boolean {
-    return this.english.has(word);
+    return this.english.words.has(word);
   }
 
   /** True for any word the segmenter knows. */
   isKnownWord(word: string): boolean {
-    return this.dictionary.has(word);
+    return this.dictionary.words.has(word);
   }
 
   /**
@@ -77,7 +76,7 @@ export class WordIndex {
   segment(part: string): Segmentation {
     const cached = this.cache.get(part);
     if (cached !== undefined) return cached;
-    const result = segmentWords(part, this.dictionary, this.maxWordLength);
+    const result = segmentWords(part, this.dictionary);
     if (this.cache.size >= 50_000) this.cache.clear();
     this.cache.set(part, result);
     return result;
@@ -90,7 +89,7 @@ export class WordIndex {
   segmentEnglish(part: string): Segmentation {
     const cached = this.englishCache.get(part);
     if (cached !== undefined) return cached;
-    const result = segmentWords(part, this.english, this.englishMaxLength);
+    const result = segmentWords(part, this.english);
     if (this.englishCache.size >= 50_000) this.englishCache.clear();
     this.englishCache.set(part, result);
     return result;
