@@ -23,6 +23,7 @@ import { getDomain } from 'tldts';
 import { defaultEngine } from '../src/engine-data/load-engine-data.js';
 import {
   brandAccuracy,
+  brandPrecision,
   dangerRate,
   type EvalCounts,
   type EvalRow,
@@ -224,7 +225,7 @@ for (const source of sources) {
   all.push(counts);
   if (source.kind === 'malicious') {
     maliciousRows.push(
-      `| ${source.name} | ${source.what} | ${counts.rows} | ${counts.invalid} | **${pct(notSafeRate(counts), 1)}** | ${pct(dangerRate(counts), 1)} | ${counts.brandRows === 0 ? '–' : `${pct(brandAccuracy(counts), 1)} (${counts.brandRows})`} |`,
+      `| ${source.name} | ${source.what} | ${counts.rows} | ${counts.invalid} | **${pct(notSafeRate(counts), 1)}** | ${pct(dangerRate(counts), 1)} | ${counts.brandRows === 0 ? '–' : `${pct(brandAccuracy(counts), 1)} of ${counts.brandRows}`} | ${counts.brandNamed === 0 ? '–' : `${pct(brandPrecision(counts), 1)} of ${counts.brandNamed}`} |`,
     );
   } else {
     const outside = rows.filter((r) => !allowlisted(r.url));
@@ -257,14 +258,16 @@ lines.push(
   '  **danger recall** = share judged `danger`.',
   '- **False positives** = share of benign rows judged not safe; **danger FP** = judged `danger`.',
   '- **Brand accuracy** = on malicious rows whose source label names a brand in our catalog, the share',
-  '  where the verdict named that brand (rows labelled "Other" or with a scam type are not counted).',
+  '  where the verdict named that brand (rows labelled "Other" or with a scam type are not counted);',
+  '  it is bounded by recall, since a URL judged safe names no brand. **Brand precision** = of those',
+  '  rows where the verdict named a brand, the share where it named the labelled one.',
   '- **Invalid** = rows the service refuses as `invalid_url` (private IPs, unknown TLDs, malformed);',
   '  they are excluded from the rates.',
   '',
   '## Malicious sources',
   '',
-  '| source | rows | total | invalid | recall | danger recall | brand accuracy (rows) |',
-  '|---|---|---|---|---|---|---|',
+  '| source | what | rows | invalid | recall | danger recall | brand accuracy | brand precision |',
+  '|---|---|---|---|---|---|---|---|',
   ...maliciousRows,
   '',
   '## Benign sources',

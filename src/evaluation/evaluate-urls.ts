@@ -31,6 +31,8 @@ export interface EvalCounts {
   brandRows: number;
   /** Of those, rows where the verdict named that brand. */
   brandCorrect: number;
+  /** Of those, rows where the verdict named any brand (the denominator of brand precision). */
+  brandNamed: number;
   /** Brand labels that name no catalog brand (e.g. "Other"), with counts. */
   unmappedBrandLabels: Record<string, number>;
   /** Seconds spent in the engine. */
@@ -74,6 +76,7 @@ export function evaluateRows(
     danger: 0,
     brandRows: 0,
     brandCorrect: 0,
+    brandNamed: 0,
     unmappedBrandLabels: {},
     seconds: 0,
   };
@@ -94,6 +97,7 @@ export function evaluateRows(
     counts.brandRows++;
     const named =
       outcome.verdict.brand === null ? undefined : engine.brands.brandByName(outcome.verdict.brand);
+    if (named !== undefined) counts.brandNamed++;
     if (named === expected) counts.brandCorrect++;
   }
   counts.seconds = (performance.now() - started) / 1000;
@@ -115,6 +119,11 @@ export function dangerRate(counts: EvalCounts): number {
 
 export function brandAccuracy(counts: EvalCounts): number | null {
   return counts.brandRows === 0 ? null : counts.brandCorrect / counts.brandRows;
+}
+
+/** Of the labelled rows where the verdict named a brand, the share naming the right one. */
+export function brandPrecision(counts: EvalCounts): number | null {
+  return counts.brandNamed === 0 ? null : counts.brandCorrect / counts.brandNamed;
 }
 
 export function urlsPerSecond(counts: readonly EvalCounts[]): number {

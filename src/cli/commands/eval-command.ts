@@ -10,6 +10,7 @@ import { Command } from 'commander';
 import { defaultEngine } from '../../engine-data/load-engine-data.js';
 import {
   brandAccuracy,
+  brandPrecision,
   dangerRate,
   type EvalCounts,
   evaluateRows,
@@ -54,6 +55,7 @@ export function evalCommand(): Command {
                 recall: notSafeRate(malicious),
                 danger_recall: dangerRate(malicious),
                 brand_accuracy: brandAccuracy(malicious),
+                brand_precision: brandPrecision(malicious),
               },
         benign:
           benign === null
@@ -74,6 +76,10 @@ export function evalCommand(): Command {
         rows.push(['malicious rows (invalid)', `${malicious.rows} (${malicious.invalid})`]);
         rows.push(['recall (not safe)', pct(notSafeRate(malicious))]);
         rows.push(['danger recall', pct(dangerRate(malicious))]);
+        rows.push([
+          'brand precision',
+          `${pct(brandPrecision(malicious))} of ${malicious.brandNamed} rows where a brand was named`,
+        ]);
         rows.push([
           'brand accuracy',
           `${pct(brandAccuracy(malicious))} of ${malicious.brandRows} rows with a catalog brand`,

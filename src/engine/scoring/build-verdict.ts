@@ -81,16 +81,16 @@ export function buildVerdict(
   else if (rules.length > 0 || judgement.logit >= CAUTION_LOGIT) verdict = 'caution';
   else verdict = 'safe';
 
-  const redirectWorse = redirect !== null && rank(redirect.verdict.verdict) > rank(verdict);
-  if (redirectWorse) verdict = redirect.verdict.verdict;
+  // A URL that forwards to a worse target takes the target's verdict whole (brand, signals,
+  // details), so the result stays consistent; the outer URL's evidence stays in the patterns.
+  if (redirect !== null && rank(redirect.verdict.verdict) > rank(verdict)) {
+    return forwarded(analysis, judgement, ownSite, redirect, nested ? null : coverage);
+  }
 
   const skipped = (coverage.intel === 'ran' ? 0 : 1) + (coverage.page === 'ran' ? 0 : 1);
   let confidence: number;
   let trust: number;
-  if (redirectWorse) {
-    confidence = redirect.verdict.confidence;
-    trust = redirect.verdict.trust_score;
-  } else if (verdict === 'danger') {
+  if (verdict === 'danger') {
     const best = dangerRules[0]?.confidence ?? 0.85;
     confidence = Math.min(0.99, best + 0.02 * (dangerRules.length - 1));
     trust = clamp(Math.round(100 * (1 - confidence)), 0, 19);
@@ -128,7 +128,7 @@ export function buildVerdict(
   return {
     verdict,
     trust_score: trust,
-    brand: redirectWorse ? redirect.verdict.brand : (primary?.brand.name ?? null),
+    brand: primary?.brand.name ?? null,
     confidence: round2(confidence),
     reason: reasonText(
       analysis,
@@ -137,11 +137,29 @@ export function buildVerdict(
       dangerRules.length > 0 ? dangerRules : rules,
       nested ? null : coverage,
       ownSite,
-      redirectWorse ? redirect : null,
     ),
-    threat_types: redirectWorse ? redirect.verdict.threat_types : threatTypes,
+    threat_types: threatTypes,
     signals: signalsOf(analysis, threatTypes, impersonating),
     details,
+  };
+}
+
+function forwarded(
+  analysis: UrlAnalysis,
+  judgement: UrlJudgement,
+  ownSite: boolean,
+  redirect: RedirectVerdict,
+  coverage: LayerCoverage | null,
+): Verdict {
+  const inner = redirect.verdict;
+  const note = coverage === null ? '' : coverageNote(coverage, false);
+  return {
+    ...inner,
+    reason: `The link forwards to ${redirect.target}, which is judged ${inner.verdict}: ${inner.reason}${note}`,
+    details: {
+      ...inner.details,
+      matched_patterns: patterns(analysis, judgement, ownSite, inner.verdict, redirect),
+    },
   };
 }
 
@@ -201,17 +219,12 @@ function reasonText(
   rules: readonly { text: string }[],
   coverage: LayerCoverage | null,
   ownSite: boolean,
-  redirect: RedirectVerdict | null,
 ): string {
   const host = analysis.url.hostname;
   // On path-tenancy platforms the "site" is the tenant's path, not the platform's host.
   const site = analysis.hosting?.tenancy === 'path' ? `${host}/${analysis.hosting.tenant}` : host;
   const parts: string[] = [];
-  if (redirect !== null) {
-    parts.push(
-      `The link forwards to ${redirect.target}, which is judged ${redirect.verdict.verdict}: ${redirect.verdict.reason}`,
-    );
-  } else if (verdict === 'safe') {
+  if (verdict === 'safe') {
     if (ownSite && analysis.owner !== null)
       parts.push(`${host} is an official domain of ${analysis.owner.name}.`);
     else if (analysis.popular)
@@ -239,20 +252,22 @@ function reasonText(
       );
     if (parts.length === 0) parts.push('Several weak phishing indicators in the URL.');
   }
-  if (coverage === null) return parts.join(' ');
+  const allowlisted = verdict === 'safe' && (ownSite || analysis.popular);
+  return parts.join(' ') + (coverage === null ? '' : coverageNote(coverage, allowlisted));
+}
+
+/**
+ * The sentence that says which layers did not run (DESIGN §5: unknown is not safe), or '' when
+ * all ran or when the URL is a brand's own or a popular site (the verdict does not rest on them).
+ */
+function coverageNote(coverage: LayerCoverage, allowlisted: boolean): string {
   const missing = [
     coverage.intel === 'ran' ? null : 'threat intelligence',
     coverage.page === 'ran' ? null : 'page content',
   ].filter((x): x is string => x !== null);
-  if (
-    missing.length > 0 &&
-    !(verdict === 'safe' && (ownSite || analysis.popular) && redirect === null)
-  ) {
-    const why =
-      coverage.intel === 'offline' || coverage.page === 'offline' ? ' (offline mode)' : '';
-    parts.push(`Based on the URL only: ${missing.join(' and ')} not checked${why}.`);
-  }
-  return parts.join(' ');
+  if (missing.length === 0 || allowlisted) return '';
+  const why = coverage.intel === 'offline' || coverage.page === 'offline' ? ' (offline mode)' : '';
+  return ` Based on the URL only: ${missing.join(' and ')} not checked${why}.`;
 }
 
 function capitalize(text: string): string {
