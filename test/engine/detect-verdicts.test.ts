@@ -135,6 +135,7 @@ describe('caution: lookalikes and weak evidence', () => {
     ['https://metamask.xyz/', 'MetaMask', 'tld_swap:metamask'],
     ['https://meta-mask.io/', 'MetaMask', 'lookalike:metamask'],
     ['https://paypa1.net/', 'PayPal', 'confusable:paypal'],
+    ['https://x7f3k2.weebly.com/paypal/', 'PayPal', 'rule:brand_in_path_on_free_hosting'],
   ])('%s looks like %s and is caution', (url, brand, pattern) => {
     const v = judge(url);
     expect(v.verdict).toBe('caution');
@@ -215,6 +216,12 @@ describe('danger: strong evidence', () => {
       'Uniswap',
       'rule:crypto_brand_with_web3_words',
       ['brand_impersonation', 'crypto_scam'],
+    ],
+    [
+      'https://x7f3k2.weebly.com/paypal/signin.php',
+      'PayPal',
+      'rule:brand_in_path_on_free_hosting',
+      ['brand_impersonation', 'credential_phishing', 'free_hosting_subdomain'],
     ],
     [
       'https://binance-bonus.top/',

@@ -193,9 +193,12 @@ export class BrandIndex {
     return this.spelledNames.get(brand)?.has(label) ?? false;
   }
 
-  /** A brand by id, name or alias, case-insensitive. */
+  /**
+   * A brand by id, name or alias. Case, punctuation, a `.com` suffix and corporate suffixes are
+   * ignored: "eBay, Inc.", "Amazon.com" and "Bank of America Corporation" find their brands.
+   */
   brandByName(name: string): Brand | undefined {
-    return this.byName.get(name.trim().toLowerCase());
+    return this.byName.get(name.trim().toLowerCase()) ?? this.byName.get(normalizeBrandName(name));
   }
 
   /** Every distinctive token occurring as a substring of `text` (raw characters). */
@@ -253,6 +256,8 @@ export class BrandIndex {
     const spelled = new Set<string>();
     for (const name of [brand.id, brand.name.toLowerCase(), ...brand.aliases]) {
       if (!this.byName.has(name)) this.byName.set(name, brand);
+      const normalized = normalizeBrandName(name);
+      if (normalized !== '' && !this.byName.has(normalized)) this.byName.set(normalized, brand);
     }
     // Only the display name: aliases include informal splits ("meta mask") that are disguises.
     const words = brand.name
@@ -284,6 +289,44 @@ export class BrandIndex {
       }
     }
   }
+}
+
+/** Corporate words that do not name a brand ("Inc.", "Corporation", "S.A." …). */
+const CORPORATE_WORDS: ReadonlySet<string> = new Set([
+  'inc',
+  'incorporated',
+  'corporation',
+  'corp',
+  'co',
+  'company',
+  'group',
+  'sa',
+  'plc',
+  'ltd',
+  'limited',
+  'llc',
+  'ag',
+  'nv',
+  'bv',
+  'gmbh',
+  'spa',
+  'the',
+  'and',
+  'holdings',
+]);
+
+/** Lower-case words of a brand name without punctuation, `.com` and corporate words. */
+export function normalizeBrandName(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/&amp;/g, '&')
+    .replace(/'s\b/g, '')
+    .replace(/\.com\b/g, '')
+    // Dotted initials ("S.A.", "N.V.") become one word before splitting.
+    .replace(/\b([a-z])\.(?=[a-z]\b)/g, '$1')
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '' && !CORPORATE_WORDS.has(word))
+    .join(' ');
 }
 
 function claim<T>(map: Map<string, T>, key: string, value: T, what: string): void {

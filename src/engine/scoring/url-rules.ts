@@ -199,8 +199,22 @@ export function judgeUrl(analysis: UrlAnalysis): UrlJudgement {
       );
     }
     caution('brand_impersonation', 'the host name uses a brand it does not belong to');
-  } else if (findings.some((f) => f.kind === 'path') && (highRiskPath || highRiskHost)) {
-    caution('brand_in_path', 'the path names a brand next to credential or wallet words');
+  } else if (findings.some((f) => f.kind === 'path')) {
+    // A brand in the path: common on compromised sites and free hosting (detection.md §1.5).
+    // On a hosting tenant it is suspicious by itself; with credential or wallet words there it is
+    // a kit (`/paypal/webscr/login.php` on a tenant); elsewhere it needs those words.
+    const lure = highRiskPath || highRiskHost;
+    if (hosted && lure) {
+      danger(
+        'brand_in_path_on_free_hosting',
+        0.85,
+        'a free hosting tenant serves a brand-named path with lure words',
+      );
+    } else if (hosted) {
+      caution('brand_in_path_on_free_hosting', 'a free hosting tenant serves a brand-named path');
+    } else if (lure) {
+      caution('brand_in_path', 'the path names a brand next to credential or wallet words');
+    }
   }
 
   // Without a brand, lure words only count on infrastructure phishers favour (detection.md §1.7,
