@@ -317,16 +317,18 @@ const CORPORATE_WORDS: ReadonlySet<string> = new Set([
 
 /** Lower-case words of a brand name without punctuation, `.com` and corporate words. */
 export function normalizeBrandName(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/&amp;/g, '&')
-    .replace(/'s\b/g, '')
-    .replace(/\.com\b/g, '')
-    // Dotted initials ("S.A.", "N.V.") become one word before splitting.
-    .replace(/\b([a-z])\.(?=[a-z]\b)/g, '$1')
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word !== '' && !CORPORATE_WORDS.has(word))
-    .join(' ');
+  return (
+    name
+      .toLowerCase()
+      .replace(/&amp;/g, '&')
+      .replace(/'s\b/g, '')
+      .replace(/\.com\b/g, '')
+      // Dotted initials ("S.A.", "N.V.") become one word before splitting.
+      .replace(/\b([a-z])\.(?=[a-z]\b)/g, '$1')
+      .split(/[^a-z0-9]+/)
+      .filter((word) => word !== '' && !CORPORATE_WORDS.has(word))
+      .join(' ')
+  );
 }
 
 function claim<T>(map: Map<string, T>, key: string, value: T, what: string): void {
