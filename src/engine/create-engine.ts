@@ -53,6 +53,7 @@ export function createEngine(data: RawEngineData): Engine {
     words,
     skeleton,
     popularLabels,
+    labelMemo: new Map(),
     hosting,
     redirectors,
     tldTiers,

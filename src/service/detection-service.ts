@@ -14,6 +14,7 @@ import { normalizeUrl, type ParsedUrl } from '../engine/url/normalize-url.js';
 import type { Verdict } from '../engine/verdict.js';
 import { AppError } from '../errors.js';
 import type { ApiKeyRecord, Store } from '../store/ports.js';
+import { DEFAULT_VERDICT_CACHE_SIZE, VerdictCache } from './verdict-cache.js';
 
 /**
  * Layers the service runs. Threat intelligence and page analysis are not part of this version;
@@ -35,11 +36,22 @@ export function usageUrlHash(url: ParsedUrl): string {
 }
 
 export class DetectionService {
+  private readonly cache: VerdictCache;
+
+  /**
+   * @param engine the built engine.
+   * @param store the store (usage log, monthly allowances).
+   * @param clock time source.
+   * @param cacheSize verdicts kept in memory by normalized URL (0 disables the cache).
+   */
   constructor(
     private readonly engine: Engine,
     private readonly store: Store,
     private readonly clock: Clock,
-  ) {}
+    cacheSize: number = DEFAULT_VERDICT_CACHE_SIZE,
+  ) {
+    this.cache = new VerdictCache(cacheSize);
+  }
 
   /**
    * Validate a submitted URL.
@@ -52,16 +64,22 @@ export class DetectionService {
     return result.url;
   }
 
-  /** Judge a validated URL. Pure computation; nothing is recorded. */
+  /**
+   * Judge a validated URL, from the verdict cache when it was judged before. Nothing is recorded.
+   * The returned verdict is frozen.
+   */
   judge(url: ParsedUrl): Verdict {
-    return judgeParsedUrl(this.engine, url, SERVICE_COVERAGE);
+    return (
+      this.cache.get(url.href) ??
+      this.cache.set(url.href, judgeParsedUrl(this.engine, url, SERVICE_COVERAGE))
+    );
   }
 
   /**
-   * Judge a URL for an enterprise key: reserve one request of the key's month (refused only when
-   * the key has a hard cap and reached it), judge, then log usage (key, time, truncated URL hash,
-   * verdict, latency — nothing else about the URL). A failure before the verdict gives the
-   * reservation back.
+   * Judge a URL for an enterprise key, then log usage (key, time, truncated URL hash, verdict,
+   * latency — nothing else about the URL). A key with a hard monthly cap first reserves one
+   * request of its month atomically (refused at the cap; given back if judging fails); for the
+   * others the usage log itself is the month's count (DESIGN §4.15: report, do not refuse).
    *
    * @throws {AppError} `rate_limited` when a hard monthly cap is reached.
    */
@@ -70,18 +88,20 @@ export class DetectionService {
     const now = this.clock.now();
     const month = monthOf(now);
     const cap = key.hardCap ? key.monthlyAllowance : null;
-    const reservation = await this.store.usage.reserveMonthly(key.id, month, cap);
-    if (!reservation.ok) {
-      throw new AppError('rate_limited', 'The monthly allowance of this key is used up', {
-        retryAfter: secondsToNextMonth(now),
-        reason: 'monthly_allowance',
-      });
+    if (cap !== null) {
+      const reservation = await this.store.usage.reserveMonthly(key.id, month, cap);
+      if (!reservation.ok) {
+        throw new AppError('rate_limited', 'The monthly allowance of this key is used up', {
+          retryAfter: secondsToNextMonth(now),
+          reason: 'monthly_allowance',
+        });
+      }
     }
     let verdict: Verdict;
     try {
       verdict = this.judge(url);
     } catch (error) {
-      await this.store.usage.releaseMonthly(key.id, month);
+      if (cap !== null) await this.store.usage.releaseMonthly(key.id, month);
       throw error;
     }
     await this.store.usage.recordUsage({

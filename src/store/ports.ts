@@ -87,8 +87,14 @@ export interface UsageStore {
   ): Promise<{ ok: boolean; count: number }>;
   /** Give back a reservation whose request failed before it was served. */
   releaseMonthly(keyId: string, month: string): Promise<void>;
-  /** Append one usage row. */
+  /**
+   * Append one usage row. Adapters may buffer rows briefly and write them in batches (the SQLite
+   * adapter: up to 100 ms or 1,000 rows); `usageByMonth` sees every recorded row, and `flush()`
+   * or `close()` make them durable. Rejects when rows cannot be written and the buffer is full.
+   */
   recordUsage(event: UsageEvent): Promise<void>;
+  /** Write every buffered usage row now. */
+  flush(): Promise<void>;
   /** Usage per key for a month (all keys when `keyId` is null), from the usage log. */
   usageByMonth(month: string, keyId: string | null): Promise<KeyUsage[]>;
 }
@@ -117,7 +123,11 @@ export interface Store {
   readonly keys: KeyStore;
   readonly usage: UsageStore;
   readonly nonces: NonceStore;
-  /** Cheap liveness check for readiness probes; throws when the store is unusable. */
+  /**
+   * Cheap liveness check for readiness probes; throws when the store is unusable, including when
+   * buffered writes are failing.
+   */
   ping(): Promise<void>;
+  /** Flush buffered writes and close. */
   close(): Promise<void>;
 }

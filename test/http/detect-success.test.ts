@@ -115,6 +115,7 @@ describe('200 verdict body', () => {
   it('accepts a bare host (metamask.io) and reads it as https://metamask.io/', async () => {
     const body = expectVerdictBody(await detectWithKey(ctx.app, 'metamask.io', key.bearer));
     expect(body.verdict).toBe('safe');
+    await ctx.store.usage.flush();
     const db = new Database(ctx.dbPath, { readonly: true });
     try {
       const row = db.prepare('SELECT url_hash AS h FROM usage_events').get() as { h: string };
@@ -201,6 +202,7 @@ describe('usage log', () => {
     await detect(ctx.app, { url: 'https://paypal.com' });
     await detectWithKey(ctx.app, 'http://10.0.0.1/', key.bearer);
 
+    await ctx.store.usage.flush();
     const db = new Database(ctx.dbPath, { readonly: true });
     try {
       const rows = db
@@ -224,6 +226,7 @@ describe('usage log', () => {
     expect((await detectWithKey(ctx.app, url, key.bearer)).statusCode).toBe(200);
     expect((await detect(ctx.app, { url })).statusCode).toBe(402); // issues a nonce too
     const needles = ['metamask-restore-wallet', 'secret-path-7731', 'zebra'];
+    await ctx.store.usage.flush();
     const db = new Database(ctx.dbPath, { readonly: true });
     try {
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { openStore } from '../../src/store/open-store.js';
 import type { Store, StoredVerdict } from '../../src/store/ports.js';
@@ -108,18 +108,23 @@ describe('openSqliteStore', () => {
 
   it('enforces foreign keys: usage and counters need an existing key', async () => {
     const store = openTracked();
-    await expect(
-      store.usage.recordUsage({
-        keyId: 'key_unknown00000',
-        at: 1,
-        urlHash: '0123456789abcdef',
-        verdict: 'safe',
-        latencyMs: 1,
-      }),
-    ).rejects.toThrow(/FOREIGN KEY/);
+    // Usage rows are buffered: the violation surfaces when the batch is written, and readiness
+    // (ping) fails until the rows can be written.
+    await store.usage.recordUsage({
+      keyId: 'key_unknown00000',
+      at: 1,
+      urlHash: '0123456789abcdef',
+      verdict: 'safe',
+      latencyMs: 1,
+    });
+    await expect(store.usage.flush()).rejects.toThrow(/FOREIGN KEY/);
+    await expect(store.ping()).rejects.toThrow(/usage rows cannot be written/);
     await expect(store.usage.reserveMonthly('key_unknown00000', '2026-01', null)).rejects.toThrow(
       /FOREIGN KEY/,
     );
+    // Closing still tries the rows, reports that they could not be written, and closes.
+    await expect(store.close()).rejects.toThrow(/FOREIGN KEY/);
+    await expect(store.ping()).rejects.toThrow();
   });
 
   it('rejects a verdict outside safe/caution/danger and a malformed month', async () => {
@@ -127,12 +132,76 @@ describe('openSqliteStore', () => {
     const key = newKey();
     await store.keys.createKey(key);
     const bogus = 'unknown' as StoredVerdict;
-    await expect(
-      store.usage.recordUsage({ keyId: key.id, at: 1, urlHash: 'x', verdict: bogus, latencyMs: 1 }),
-    ).rejects.toThrow(/CHECK/);
+    await store.usage.recordUsage({
+      keyId: key.id,
+      at: 1,
+      urlHash: 'x',
+      verdict: bogus,
+      latencyMs: 1,
+    });
+    await expect(store.usage.flush()).rejects.toThrow(/CHECK/);
     await expect(store.usage.reserveMonthly(key.id, '2026-13', null)).rejects.toThrow(/CHECK/);
     await expect(store.usage.usageByMonth('2026-13', null)).rejects.toThrow(RangeError);
     await expect(store.usage.usageByMonth('2026-1', null)).rejects.toThrow(RangeError);
+    await expect(store.close()).rejects.toThrow(/CHECK/);
+  });
+
+  it('sees a revocation made through another connection on the next look-up', async () => {
+    const server = openTracked();
+    const cli = temp.track(openSqliteStore(dbPath()));
+    const key = newKey();
+    await cli.keys.createKey(key);
+    expect((await server.keys.findKeyByHash(key.hash))?.revokedAt).toBeNull();
+    expect(await cli.keys.revokeKey(key.id, 42)).toBe('revoked');
+    expect((await server.keys.findKeyByHash(key.hash))?.revokedAt).toBe(42);
+  });
+
+  it('buffers usage rows, writes them in one batch, and lets reads see them at once', async () => {
+    const store = openTracked();
+    const key = newKey();
+    await store.keys.createKey(key);
+    const at = Date.UTC(2026, 10, 5);
+    for (let i = 0; i < 3; i++) {
+      await store.usage.recordUsage({
+        keyId: key.id,
+        at,
+        urlHash: 'abcdef0123456789',
+        verdict: 'safe',
+        latencyMs: 1,
+      });
+    }
+    const db = raw();
+    const count = () =>
+      (db.prepare('SELECT count(*) AS n FROM usage_events').get() as { n: number }).n;
+    expect(count()).toBe(0); // still buffered
+    expect((await store.usage.usageByMonth('2026-11', key.id))[0]?.requests).toBe(3); // reads flush
+    expect(count()).toBe(3);
+  });
+
+  it('writes buffered rows on its own shortly after, and on close', async () => {
+    const store = openSqliteStore(dbPath());
+    const key = newKey();
+    await store.keys.createKey(key);
+    const row = {
+      keyId: key.id,
+      at: 1,
+      urlHash: 'abcdef0123456789',
+      verdict: 'caution' as const,
+      latencyMs: 2,
+    };
+    await store.usage.recordUsage(row);
+    const db = raw();
+    const count = () =>
+      (db.prepare('SELECT count(*) AS n FROM usage_events').get() as { n: number }).n;
+    await vi.waitFor(
+      () => {
+        expect(count()).toBe(1);
+      },
+      { timeout: 2000, interval: 20 },
+    );
+    await store.usage.recordUsage(row);
+    await store.close();
+    expect(count()).toBe(2);
   });
 
   it('never purges a consumed nonce, even long expired', async () => {

@@ -103,6 +103,7 @@ const REDIRECT_PARAMS: ReadonlySet<string> = new Set([
   'out',
 ]);
 const URL_LIKE = /^(https?:)?\/\/|^www\./i;
+const EMPTY_WORDS: WordGroups = new Map();
 const MAX_PATH_TOKENS = 24;
 
 /**
@@ -151,13 +152,20 @@ export function analyzeUrl(ctx: UrlRulesContext, url: ParsedUrl): UrlAnalysis {
     }
   };
 
-  if (siteLabel !== null) readInto(siteLabel, 'site', true);
-  for (const label of subdomainLabels) readInto(label, 'subdomain', false);
-  findings.push(
-    ...embeddedDomains(ctx, siteLabel === null ? subdomainLabels : [...subdomainLabels, siteLabel]),
-  );
+  // On a brand's own domain or a popular site (not a hosting tenant) only the userinfo can still
+  // deceive; reading labels and path there would find nothing scoring may use, so skip it.
+  const popular = registrable !== null && hosting === null && ctx.popular.has(registrable);
+  const allowlisted = hosting === null && (owner !== null || popular);
+  let pathWords: WordGroups = EMPTY_WORDS;
+  if (!allowlisted) {
+    if (siteLabel !== null) readInto(siteLabel, 'site', true);
+    for (const label of subdomainLabels) readInto(label, 'subdomain', false);
+    const labelsLeftOfSuffix =
+      siteLabel === null ? subdomainLabels : [...subdomainLabels, siteLabel];
+    findings.push(...embeddedDomains(ctx, labelsLeftOfSuffix));
+    pathWords = readPath(ctx, url, findings);
+  }
   findings.push(...userinfoFindings(ctx, url));
-  const pathWords = readPath(ctx, url, findings);
 
   // A brand's own domain cannot impersonate the brand; user content on it can. CDN edge names
   // spell out their customers' hosts by design, so only the userinfo and the path count there.
@@ -178,7 +186,7 @@ export function analyzeUrl(ctx: UrlRulesContext, url: ParsedUrl): UrlAnalysis {
     url,
     owner,
     hosting,
-    popular: registrable !== null && hosting === null && ctx.popular.has(registrable),
+    popular,
     cdnEdge,
     siteLabel,
     redirector,

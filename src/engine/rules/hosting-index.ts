@@ -46,14 +46,17 @@ export class HostingIndex {
    * @param pathname URL path (`/view/x`).
    */
   tenantOf(hostname: string, pathname: string): HostingTenant | null {
-    const labels = hostname.split('.');
     // The longest matching suffix decides, also when it says "no tenant": `up.railway.app/` is
-    // the platform's own site, not a tenant `up` of `railway.app`.
-    for (let i = 0; i < labels.length; i++) {
-      const platform = this.bySuffix.get(labels.slice(i).join('.'));
-      if (platform !== undefined) return tenantFor(platform, labels.slice(0, i), pathname);
+    // the platform's own site, not a tenant `up` of `railway.app`. Suffixes are tried by slicing
+    // at each dot (one string per candidate, no label arrays on the common path).
+    for (let start = 0; start >= 0; start = hostname.indexOf('.', start) + 1 || -1) {
+      const platform = this.bySuffix.get(hostname.slice(start));
+      if (platform !== undefined) {
+        const above = start === 0 ? [] : hostname.slice(0, start - 1).split('.');
+        return tenantFor(platform, above, pathname);
+      }
     }
-    return ipfsTenant(labels, pathname);
+    return ipfsTenant(hostname.split('.'), pathname);
   }
 }
 

@@ -75,7 +75,12 @@ export interface LabelReaderContext {
   skeleton: (text: string) => string;
   /** Registrable labels of popular domains: never reported as lookalikes. */
   popularLabels: ReadonlySet<string>;
+  /** Memo of label readings (bounded): labels repeat across URLs (`www`, `login`, campaigns). */
+  labelMemo: Map<string, LabelReading>;
 }
+
+/** Most label readings kept in {@link LabelReaderContext.labelMemo}. */
+const LABEL_MEMO_SIZE = 50_000;
 
 /**
  * Parts that turn `brand-com` into an embedded domain (detection.md §1.2 "various"). Only `com`:
@@ -99,6 +104,23 @@ const LONG_TOKEN = 7;
  *   running it on every subdomain label or path segment produces mostly false positives).
  */
 export function readLabel(
+  ctx: LabelReaderContext,
+  label: string,
+  unicodeLabel: string,
+  tld: string,
+  lookalikes: boolean,
+): LabelReading {
+  // The TLD only matters for IDNs (whole-script rule); readings are never mutated by callers.
+  const key = `${lookalikes ? 'L' : 'S'}${unicodeLabel === label ? '' : tld}|${label}`;
+  const memo = ctx.labelMemo.get(key);
+  if (memo !== undefined) return memo;
+  const reading = computeReading(ctx, label, unicodeLabel, tld, lookalikes);
+  if (ctx.labelMemo.size >= LABEL_MEMO_SIZE) ctx.labelMemo.clear();
+  ctx.labelMemo.set(key, reading);
+  return reading;
+}
+
+function computeReading(
   ctx: LabelReaderContext,
   label: string,
   unicodeLabel: string,

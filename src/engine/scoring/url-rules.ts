@@ -367,8 +367,8 @@ function softScore(
   for (const finding of findings) brand.push(finding.kind === 'path' ? 1.0 : 2.0);
   let logit = PRIOR_LOGIT + (analysis.popular ? -3.0 : 0);
   for (const weights of groups) {
-    const sorted = [...new Set(weights)].length === 0 ? [] : [...weights].sort((a, b) => b - a);
-    sorted.forEach((weight, index) => {
+    weights.sort((a, b) => b - a);
+    weights.forEach((weight, index) => {
       logit += weight * (index === 0 ? 1 : index === 1 ? 0.5 : 0.25);
     });
   }

@@ -162,23 +162,48 @@ function addSchemeIfBare(text: string): string | null {
   return PORT_AFTER_COLON.test(text.slice(match[0].length)) ? `https://${text}` : null;
 }
 
-function commonParts(url: URL) {
+/**
+ * The parsed URL as one object literal with a fixed field order. (Built with an object spread it
+ * cost ~10 µs per URL: V8 gave the result a slow dictionary shape.)
+ */
+function parsedUrl(url: URL, host: HostParts): ParsedUrl {
   return {
     href: url.href,
-    scheme: url.protocol === 'http:' ? ('http' as const) : ('https' as const),
+    scheme: url.protocol === 'http:' ? 'http' : 'https',
+    hostname: host.hostname,
+    hostnameUnicode: host.hostnameUnicode,
     port: url.port === '' ? null : Number(url.port),
     pathname: url.pathname,
     search: url.search,
     hash: url.hash,
     hasUserinfo: url.username !== '' || url.password !== '',
-    username: safeDecode(url.username),
+    username: url.username === '' ? '' : safeDecode(url.username),
+    ipVersion: host.ipVersion,
+    registrableDomain: host.registrableDomain,
+    domainLabel: host.domainLabel,
+    publicSuffix: host.publicSuffix,
+    icannSuffix: host.icannSuffix,
+    privateSuffix: host.privateSuffix,
+    subdomainLabels: host.subdomainLabels,
   };
 }
 
+type HostParts = Pick<
+  ParsedUrl,
+  | 'hostname'
+  | 'hostnameUnicode'
+  | 'ipVersion'
+  | 'registrableDomain'
+  | 'domainLabel'
+  | 'publicSuffix'
+  | 'icannSuffix'
+  | 'privateSuffix'
+  | 'subdomainLabels'
+>;
+
 function ipUrl(url: URL, version: 4 | 6): ParsedUrl {
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
-  return {
-    ...commonParts(url),
+  return parsedUrl(url, {
     hostname,
     hostnameUnicode: hostname,
     ipVersion: version,
@@ -188,7 +213,7 @@ function ipUrl(url: URL, version: 4 | 6): ParsedUrl {
     icannSuffix: null,
     privateSuffix: false,
     subdomainLabels: [],
-  };
+  });
 }
 
 function hostUrl(url: URL, host: string): NormalizeResult {
@@ -216,8 +241,7 @@ function hostUrl(url: URL, host: string): NormalizeResult {
   const unicode = host.includes('xn--') ? domainToUnicode(host) : host;
   return {
     ok: true,
-    url: {
-      ...commonParts(url),
+    url: parsedUrl(url, {
       hostname: host,
       hostnameUnicode: unicode === '' ? host : unicode,
       ipVersion: null,
@@ -227,7 +251,7 @@ function hostUrl(url: URL, host: string): NormalizeResult {
       icannSuffix,
       privateSuffix: parsed.isPrivate === true,
       subdomainLabels: subdomain === '' ? [] : subdomain.split('.'),
-    },
+    }),
   };
 }
 

@@ -45,17 +45,26 @@ export function openSqliteStore(path: string): Store {
   }
 
   const ping = db.prepare('SELECT 1');
+  const usage = new SqliteUsageStore(db);
   return {
     keys: new SqliteKeyStore(db),
-    usage: new SqliteUsageStore(db),
+    usage,
     nonces: new SqliteNonceStore(db),
     ping: () =>
       asPromise(() => {
         ping.get();
+        if (usage.writeError !== null) {
+          throw new Error('usage rows cannot be written', { cause: usage.writeError });
+        }
       }),
     close: () =>
       asPromise(() => {
-        if (db.open) db.close();
+        if (!db.open) return;
+        try {
+          usage.flushNow();
+        } finally {
+          db.close();
+        }
       }),
   };
 }

@@ -1,0 +1,505 @@
+/**
+ * @module bench/run
+ * `npm run bench`: the performance budgets of DESIGN §9, measured in one run with the method of
+ * stack.md §3 and written to docs/bench.md.
+ *
+ * 1. The engine alone: `detectUrl()` over the benchmark URLs in this process (one core).
+ * 2. For N rounds, alternately (the order flips every round): a bare Fastify hello-world
+ *    `POST /v1/detect` (the ceiling) and the real service (`dist/src/cli/main.js serve` with an
+ *    enterprise key), each started fresh, pinned to one CPU, warmed up, then loaded by autocannon
+ *    running in this process on the other CPU.
+ * 3. Medians over rounds, the ratio linkguard / baseline, and the budgets' verdicts.
+ *
+ * Options: --rounds 3, --duration 10 (s), --connections 50, --warmup 3 (s), --engine-seconds 3,
+ * --out docs/bench.md, --profile (one more linkguard run under `node --cpu-prof`, summarised).
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { cpus, loadavg, release, tmpdir, totalmem, type as osType } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import autocannon, { type AutocannonInstance, type AutocannonRequest } from 'autocannon';
+
+import { BENCH_URL_CATEGORIES, BENCH_URLS } from './bench-urls.js';
+import { cpuUse, snapshot } from './support/cpu-accounting.js';
+import { summariseCpuProfile } from './support/cpu-profile.js';
+import { benchEngine } from './support/engine-bench.js';
+import {
+  choosePinning,
+  freePort,
+  httpPost,
+  killAllChildren,
+  type Pinning,
+  type ServerProcess,
+  startServer,
+} from './support/processes.js';
+import {
+  type BenchReport,
+  type BuildInfo,
+  CLEAN_FOREIGN_SHARE,
+  type MachineInfo,
+  renderConsole,
+  renderMarkdown,
+  type RunMeasurement,
+  type ServerKind,
+} from './support/report.js';
+import { LatencyHistogram } from './support/stats.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(ROOT, 'dist');
+const MAIN_JS = join(DIST, 'src', 'cli', 'main.js');
+const HELLO_WORLD = join(ROOT, 'bench', 'hello-world-server.mjs');
+/** Sampling interval of the profiled run: Node's default; finer sampling slows the server a lot. */
+const PROFILE_INTERVAL_US = 1000;
+
+interface Options {
+  rounds: number;
+  duration: number;
+  connections: number;
+  warmup: number;
+  engineSeconds: number;
+  out: string;
+  profile: boolean;
+  freshUrls: boolean;
+}
+
+function parseOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      rounds: { type: 'string', default: '3' },
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '50' },
+      warmup: { type: 'string', default: '3' },
+      'engine-seconds': { type: 'string', default: '3' },
+      out: { type: 'string', default: 'docs/bench.md' },
+      profile: { type: 'boolean', default: false },
+      'fresh-urls': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(
+      'npm run bench -- [--rounds 3] [--duration 10] [--connections 50] [--warmup 3]\n' +
+        '                 [--engine-seconds 3] [--out docs/bench.md] [--profile] [--fresh-urls]\n' +
+        '  --fresh-urls  give every request a unique query parameter, so no verdict is ever\n' +
+        '                served from the cache (the cost of URLs the service has not seen)',
+    );
+    process.exit(0);
+  }
+  const positive = (name: string, raw: string, integer: boolean): number => {
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+      throw new Error(`--${name} must be a positive ${integer ? 'integer' : 'number'}`);
+    }
+    return value;
+  };
+  return {
+    rounds: positive('rounds', values.rounds, true),
+    duration: positive('duration', values.duration, true),
+    connections: positive('connections', values.connections, true),
+    warmup: positive('warmup', values.warmup, true),
+    engineSeconds: positive('engine-seconds', values['engine-seconds'], false),
+    out: resolve(ROOT, values.out),
+    profile: values.profile,
+    freshUrls: values['fresh-urls'],
+  };
+}
+
+/** Run `npm run build` when the build output is missing; note when it looks stale. */
+function ensureBuild(notes: string[]): BuildInfo {
+  if (!existsSync(MAIN_JS)) {
+    console.log(`${relative(ROOT, MAIN_JS)} is missing: running \`npm run build\` first…`);
+    const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+    if (!existsSync(MAIN_JS))
+      throw new Error('`npm run build` did not produce dist/src/cli/main.js');
+    notes.push(
+      build.status === 0
+        ? 'dist/ was missing; the bench ran `npm run build` first.'
+        : 'dist/ was missing; `npm run build` reported type errors but emitted JavaScript, which was benchmarked.',
+    );
+  }
+  const git = (...args: string[]) =>
+    spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  const commit = git('rev-parse', '--short', 'HEAD');
+  const dirty = git('status', '--porcelain', '--', 'src').split('\n').filter(Boolean).length;
+  const builtAt = statSync(MAIN_JS).mtimeMs;
+  const newestSource = newestMtime(join(ROOT, 'src'));
+  if (newestSource > builtAt + 1000) {
+    notes.push(
+      'src/ changed after the last build: the servers ran the older dist/ (run `npm run build`).',
+    );
+    console.warn(`warning: ${notes.at(-1) ?? ''}`);
+  }
+  return {
+    commit: commit === '' ? 'unknown' : commit,
+    dirtySourceFiles: dirty,
+    builtAt: new Date(builtAt).toISOString(),
+    newestSourceChange: new Date(newestSource).toISOString(),
+  };
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+function machineInfo(pinning: Pinning): Omit<MachineInfo, 'loadAfter' | 'uptimeAfter'> {
+  const list = cpus();
+  const uptime = spawnSync('uptime', [], { encoding: 'utf8' });
+  return {
+    cpuModel: list[0]?.model.trim() ?? 'unknown',
+    cpuCount: list.length,
+    totalMemoryGiB: totalmem() / 1024 ** 3,
+    node: process.version,
+    os: `${osType()} ${release()}`,
+    loadBefore: loadavg(),
+    uptimeBefore: uptime.status === 0 ? uptime.stdout.trim() : null,
+    pinning: pinning.note,
+  };
+}
+
+/** Create an enterprise key in the benchmark database through the real CLI. */
+function createKey(env: NodeJS.ProcessEnv): string {
+  const result = spawnSync(
+    process.execPath,
+    [MAIN_JS, 'keys', 'create', '--name', 'bench', '--rate-limit', '10000000', '--json'],
+    { env, encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`keys create failed:\n${result.stderr}`);
+  const line = result.stdout.split('\n').find((l) => l.startsWith('{'));
+  const parsed = JSON.parse(line ?? '{}') as { key?: unknown };
+  if (typeof parsed.key !== 'string' || !parsed.key.startsWith('sk_live_')) {
+    throw new Error(`keys create printed no key:\n${result.stdout}`);
+  }
+  return parsed.key;
+}
+
+/** State shared with the signal handler. */
+const state: {
+  servers: Set<ServerProcess>;
+  load: AutocannonInstance | null;
+  tmp: string | null;
+  interrupted: boolean;
+} = { servers: new Set(), load: null, tmp: null, interrupted: false };
+
+function removeTmp(): void {
+  if (state.tmp !== null) rmSync(state.tmp, { recursive: true, force: true });
+  state.tmp = null;
+}
+
+async function cleanup(): Promise<void> {
+  state.load?.stop();
+  await Promise.all([...state.servers].map((server) => server.stop(5000)));
+  state.servers.clear();
+  killAllChildren();
+  removeTmp();
+}
+
+interface LoadResult {
+  requestsPerSecond: number;
+  totalRequests: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  statusCounts: Record<string, number>;
+  errors: number;
+  timeouts: number;
+}
+
+async function loadServer(
+  port: number,
+  seconds: number,
+  connections: number,
+  requests: AutocannonRequest[],
+): Promise<LoadResult> {
+  const histogram = new LatencyHistogram();
+  const instance = autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    duration: seconds,
+    requests,
+  });
+  state.load = instance;
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => {
+    histogram.record(ms);
+  });
+  const result = await instance;
+  state.load = null;
+  const statusCounts: Record<string, number> = {};
+  for (const [status, entry] of Object.entries(result.statusCodeStats)) {
+    if (entry !== undefined) statusCounts[status] = entry.count;
+  }
+  return {
+    requestsPerSecond: result.requests.average,
+    totalRequests: result.requests.total,
+    p50Ms: histogram.percentile(50),
+    p99Ms: histogram.percentile(99),
+    maxMs: histogram.max,
+    statusCounts,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+const describeStatuses = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([status, count]) => `${status}×${count}`)
+    .join(', ');
+
+/** Throw when linkguard answered anything but 200 or connections failed. */
+function assertAllOk(kind: ServerKind, phase: string, load: LoadResult): void {
+  const bad = Object.entries(load.statusCounts).filter(([status]) => status !== '200');
+  if (kind === 'linkguard' && (bad.length > 0 || load.errors > 0)) {
+    const hint =
+      load.statusCounts['429'] === undefined
+        ? ''
+        : ' (429: the key or public rate limit is too low for this load)';
+    throw new Error(
+      `linkguard ${phase}: non-200 responses or errors: ${describeStatuses(load.statusCounts)}; ` +
+        `errors ${load.errors}, timeouts ${load.timeouts}${hint}`,
+    );
+  }
+  if (bad.length > 0 || load.errors > 0) {
+    console.warn(
+      `warning: ${kind} ${phase}: ${describeStatuses(load.statusCounts)}; errors ${load.errors}`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+  const startedAt = new Date();
+  const notes: string[] = [];
+  const build = ensureBuild(notes);
+  const pinning = choosePinning();
+  const machine = machineInfo(pinning);
+  console.log(`linkguard bench: ${pinning.note}`);
+  console.log(
+    `${options.rounds} round(s) × 2 servers, ${options.duration} s measured after ${options.warmup} s warm-up, ` +
+      `${options.connections} connections, ${BENCH_URLS.length} URLs`,
+  );
+
+  state.tmp = mkdtempSync(join(tmpdir(), 'linkguard-bench-'));
+  const tmp = state.tmp;
+  const serverEnv = (port: number): NodeJS.ProcessEnv => ({
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${join(tmp, 'bench.db')}`,
+    LOG_LEVEL: 'warn',
+  });
+  const key = createKey(serverEnv(0));
+
+  console.log(`engine alone: ${options.engineSeconds} s of detectUrl() in process…`);
+  const engine = await benchEngine(DIST, BENCH_URLS, options.engineSeconds);
+  console.log(
+    `  ${Math.round(engine.warmUrlsPerSecond).toLocaleString('en-US')} URLs/s warm, ` +
+      `${Math.round(engine.firstSightUrlsPerSecond).toLocaleString('en-US')} URLs/s at first sight`,
+  );
+
+  const headers = {
+    authorization: `Bearer ${key}`,
+    'content-type': 'application/json',
+  };
+  // With --fresh-urls every request carries a URL never sent before (a unique query parameter),
+  // so the service's verdict cache never answers: each request pays URL parsing and the engine.
+  let sequence = 0;
+  const freshBody = (url: string): string =>
+    JSON.stringify({ url: `${url}${url.includes('?') ? '&' : '?'}bench=${String(sequence++)}` });
+  const requests: AutocannonRequest[] = BENCH_URLS.map((url) => ({
+    method: 'POST',
+    path: '/v1/detect',
+    headers,
+    body: JSON.stringify({ url }),
+    ...(options.freshUrls
+      ? { setupRequest: (request: AutocannonRequest) => ({ ...request, body: freshBody(url) }) }
+      : {}),
+  }));
+  const firstBody = requests[0]?.body ?? '{}';
+  const probe = (port: number) => httpPost(port, '/v1/detect', String(firstBody), headers);
+
+  const start = async (kind: ServerKind, extraNodeArgs: string[] = []) => {
+    const port = await freePort();
+    const server = await startServer({
+      name: kind,
+      nodeArgs: kind === 'baseline' ? [HELLO_WORLD] : [...extraNodeArgs, MAIN_JS, 'serve'],
+      env: serverEnv(port),
+      port,
+      cpu: pinning.serverCpu,
+      ready: async () => (await probe(port)).status === 200,
+    });
+    state.servers.add(server);
+    return server;
+  };
+  const stop = async (server: ServerProcess) => {
+    await server.stop();
+    state.servers.delete(server);
+  };
+
+  // Every benchmark URL must get a 200 with a verdict before anything is measured.
+  const httpVerdicts: Record<string, number> = {};
+  {
+    const server = await start('linkguard');
+    try {
+      for (const url of BENCH_URLS) {
+        const answer = await httpPost(server.port, '/v1/detect', JSON.stringify({ url }), headers);
+        if (answer.status !== 200) {
+          throw new Error(`linkguard answered ${answer.status} for ${url}: ${answer.body}`);
+        }
+        const verdict = (JSON.parse(answer.body) as { verdict?: string }).verdict ?? '?';
+        httpVerdicts[verdict] = (httpVerdicts[verdict] ?? 0) + 1;
+      }
+    } finally {
+      await stop(server);
+    }
+  }
+
+  const runs: RunMeasurement[] = [];
+  for (let round = 1; round <= options.rounds; round++) {
+    const order: ServerKind[] =
+      round % 2 === 1 ? ['baseline', 'linkguard'] : ['linkguard', 'baseline'];
+    for (const kind of order) {
+      if (state.interrupted) return;
+      const server = await start(kind);
+      try {
+        const warm = await loadServer(server.port, options.warmup, options.connections, requests);
+        assertAllOk(kind, 'warm-up', warm);
+        const before = snapshot(server.pid);
+        const load = await loadServer(server.port, options.duration, options.connections, requests);
+        const after = snapshot(server.pid);
+        assertAllOk(kind, `round ${round}`, load);
+        const cpu = cpuUse(before, after, server.pid, pinning.serverCpu, pinning.loadCpu);
+        const run: RunMeasurement = {
+          kind,
+          round,
+          ...load,
+          cpu,
+          serverUsPerRequest:
+            cpu === null || load.totalRequests === 0
+              ? null
+              : (cpu.serverSeconds * 1e6) / load.totalRequests,
+          clean: cpu === null ? null : cpu.foreignSeconds < CLEAN_FOREIGN_SHARE * cpu.wallSeconds,
+        };
+        runs.push(run);
+        console.log(
+          `  round ${round} ${kind.padEnd(9)} ${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(7)} req/s` +
+            `  p50 ${run.p50Ms.toFixed(2)} ms  p99 ${run.p99Ms.toFixed(2)} ms` +
+            (cpu === null
+              ? ''
+              : `  server CPU ${(run.serverUsPerRequest ?? 0).toFixed(1)} µs/req, ` +
+                `core ${Math.round((100 * cpu.serverSeconds) / cpu.wallSeconds)} % busy, ` +
+                `foreign ${cpu.foreignSeconds.toFixed(2)} CPU-s${run.clean === true ? '' : ' (noisy)'}`),
+        );
+      } finally {
+        await stop(server);
+      }
+    }
+  }
+
+  let profile: BenchReport['profile'] = null;
+  if (options.profile) {
+    console.log('profiling one more linkguard run with node --cpu-prof…');
+    const dir = join(tmp, 'profile');
+    const server = await start('linkguard', [
+      '--cpu-prof',
+      '--cpu-prof-dir',
+      dir,
+      '--cpu-prof-interval',
+      String(PROFILE_INTERVAL_US),
+    ]);
+    let load: LoadResult;
+    const window = { fromUs: 0, toUs: 0 };
+    const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+    try {
+      const warm = await loadServer(server.port, options.warmup, options.connections, requests);
+      assertAllOk('linkguard', 'profile warm-up', warm);
+      window.fromUs = nowUs();
+      load = await loadServer(server.port, options.duration, options.connections, requests);
+      window.toUs = nowUs();
+      assertAllOk('linkguard', 'profile run', load);
+    } finally {
+      await stop(server);
+    }
+    const file = existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith('.cpuprofile')) : null;
+    if (file === undefined || file === null) throw new Error('node --cpu-prof wrote no profile');
+    const kept = join(tmpdir(), `linkguard-bench-${startedAt.getTime()}.cpuprofile`);
+    copyFileSync(join(dir, file), kept);
+    profile = {
+      summary: summariseCpuProfile(kept, 10, window),
+      file: kept,
+      requestsPerSecond: load.requestsPerSecond,
+      requests: load.totalRequests,
+      intervalUs: PROFILE_INTERVAL_US,
+    };
+  }
+
+  const uptimeAfter = spawnSync('uptime', [], { encoding: 'utf8' });
+  const report: BenchReport = {
+    startedAt,
+    command,
+    options,
+    build,
+    notes,
+    machine: {
+      ...machine,
+      loadAfter: loadavg(),
+      uptimeAfter: uptimeAfter.status === 0 ? uptimeAfter.stdout.trim() : null,
+    },
+    urlCategories: Object.fromEntries(
+      Object.entries(BENCH_URL_CATEGORIES).map(([name, list]) => [name, list.length]),
+    ),
+    urlCount: BENCH_URLS.length,
+    httpVerdicts,
+    engine,
+    runs,
+    profile,
+  };
+  console.log(`\n${renderConsole(report)}`);
+  mkdirSync(dirname(options.out), { recursive: true });
+  writeFileSync(options.out, renderMarkdown(report));
+  console.log(`\nwrote ${relative(ROOT, options.out)}`);
+  if (profile !== null) console.log(`CPU profile kept at ${profile.file}`);
+}
+
+let signalled = false;
+const onSignal = (signal: NodeJS.Signals) => {
+  if (signalled) return;
+  signalled = true;
+  state.interrupted = true;
+  console.error(`\n${signal}: stopping servers and cleaning up…`);
+  void cleanup().finally(() => process.exit(130));
+};
+process.once('SIGINT', onSignal);
+process.once('SIGTERM', onSignal);
+// Last resort for any other exit path: no server outlives the bench, no temp dir is left.
+process.on('exit', () => {
+  killAllChildren();
+  removeTmp();
+});
+
+try {
+  await main();
+} catch (error) {
+  process.exitCode = 1;
+  console.error(`\nbench failed: ${error instanceof Error ? error.message : String(error)}`);
+} finally {
+  await cleanup();
+}
