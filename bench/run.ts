@@ -20,6 +20,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -60,6 +61,18 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
 const MAIN_JS = join(DIST, 'src', 'cli', 'main.js');
 const HELLO_WORLD = join(ROOT, 'bench', 'hello-world-server.mjs');
+
+/**
+ * The Node flags of `npm start` (package.json `scripts.start`: `node <flags> dist/…`), so the
+ * benchmark runs the server exactly as users start it.
+ */
+const START_NODE_FLAGS: string[] = (() => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = pkg.scripts.start.split(/\s+/);
+  return words.slice(1).filter((word) => word.startsWith('--'));
+})();
 /** Sampling interval of the profiled run: Node's default; finer sampling slows the server a lot. */
 const PROFILE_INTERVAL_US = 1000;
 
@@ -340,7 +353,10 @@ async function main(): Promise<void> {
     const port = await freePort();
     const server = await startServer({
       name: kind,
-      nodeArgs: kind === 'baseline' ? [HELLO_WORLD] : [...extraNodeArgs, MAIN_JS, 'serve'],
+      nodeArgs:
+        kind === 'baseline'
+          ? [HELLO_WORLD]
+          : [...START_NODE_FLAGS, ...extraNodeArgs, MAIN_JS, 'serve'],
       env: serverEnv(port),
       port,
       cpu: pinning.serverCpu,

@@ -175,7 +175,7 @@ function derive(report: BenchReport): Derived {
       met: ratio >= TARGET_RATIO,
     },
     {
-      name: 'linkguard p99 latency',
+      name: 'linkguard p99 latency (at saturation: 50 connections, no pause between requests)',
       target: `≤ ${TARGET_P99_MS} ms`,
       measured: `${ms(lg.p99Ms)} ms`,
       met: lg.p99Ms <= TARGET_P99_MS,
@@ -541,7 +541,7 @@ export function renderMarkdown(report: BenchReport): string {
         `**Pinning:** ${machine.pinning}.`,
         `**Servers:** each run starts its server fresh. *Baseline*: \`bench/hello-world-server.mjs\`, ` +
           `Fastify 5 with no logger and no schema; \`POST /v1/detect\` parses the JSON body and answers ` +
-          `\`{"url":…,"verdict":"safe","score":0}\`. *linkguard*: \`node dist/src/cli/main.js serve\` with ` +
+          `\`{"url":…,"verdict":"safe","score":0}\`. *linkguard*: \`npm start\`'s command (\`node --max-semi-space-size=32 dist/src/cli/main.js serve\`) with ` +
           `\`HOST=127.0.0.1\`, \`LOG_LEVEL=warn\` and a fresh SQLite database (\`DATABASE_URL=sqlite:<tmp>/bench.db\`) ` +
           `holding one enterprise key made with \`keys create --rate-limit 10000000\`; every request ` +
           `carries \`Authorization: Bearer <key>\`, so it is authenticated, rate-limited, judged and ` +

@@ -10,6 +10,7 @@ import { createSkeleton, parseConfusables } from './brand/skeleton.js';
 import type { RawEngineData } from './engine-data.js';
 import type { TldTier, UrlRulesContext } from './rules/analyze-url.js';
 import { HostingIndex } from './rules/hosting-index.js';
+import { SecondSighting } from './second-sighting.js';
 import { WordIndex } from './words/word-index.js';
 
 /** The built engine: layer-1 indexes. */
@@ -54,6 +55,7 @@ export function createEngine(data: RawEngineData): Engine {
     skeleton,
     popularLabels,
     labelMemo: new Map(),
+    labelAdmission: new SecondSighting(),
     hosting,
     redirectors,
     tldTiers,

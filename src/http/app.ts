@@ -60,9 +60,10 @@ export async function buildApp(deps: AppDeps) {
   // Fastify parses text/plain by default; the API takes JSON only (415 otherwise).
   app.removeContentTypeParser('text/plain');
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
+    done();
   });
 
   app.setErrorHandler(async (error, request, reply) => {

@@ -10,6 +10,7 @@ import { type Clock, monthOf, secondsToNextMonth } from '../clock.js';
 import type { Engine } from '../engine/create-engine.js';
 import { judgeParsedUrl } from '../engine/detect.js';
 import type { LayerCoverage } from '../engine/scoring/build-verdict.js';
+import { SecondSighting } from '../engine/second-sighting.js';
 import { normalizeUrl, type ParsedUrl } from '../engine/url/normalize-url.js';
 import type { Verdict } from '../engine/verdict.js';
 import { AppError } from '../errors.js';
@@ -25,18 +26,17 @@ export const SERVICE_COVERAGE: LayerCoverage = Object.freeze({
   page: 'unavailable',
 });
 
-/** SHA-256 (hex) of a normalized URL: what nonces are bound to. */
-export function urlSha256(url: ParsedUrl): string {
-  return createHash('sha256').update(url.href).digest('hex');
-}
+/** Length of the truncated hash in the usage log: 16 hex characters = 64 bits (spec §1). */
+const USAGE_HASH_HEX = 16;
 
-/** The usage log keeps only the first 64 bits of the hash (spec §1 "truncated SHA-256"). */
-export function usageUrlHash(url: ParsedUrl): string {
-  return urlSha256(url).slice(0, 16);
-}
+/** Raw inputs whose parse is remembered (same bound as the verdict cache). */
+const PARSE_MEMO_SIZE = DEFAULT_VERDICT_CACHE_SIZE;
 
 export class DetectionService {
   private readonly cache: VerdictCache;
+  /** Parsed URLs by raw input, for inputs seen twice: repeats skip parsing (bounded). */
+  private readonly parsedInputs = new Map<string, ParsedUrl>();
+  private readonly parseAdmission = new SecondSighting();
 
   /**
    * @param engine the built engine.
@@ -59,9 +59,20 @@ export class DetectionService {
    * @throws {AppError} `invalid_url` with the rejection reason (`too_long`, `private_address`, …).
    */
   parse(input: string): ParsedUrl {
+    const known = this.parsedInputs.get(input);
+    if (known !== undefined) return known;
     const result = normalizeUrl(input);
     if (!result.ok) throw new AppError('invalid_url', result.message, { reason: result.reason });
+    if (this.parseAdmission.admit(input)) {
+      if (this.parsedInputs.size >= PARSE_MEMO_SIZE) this.parsedInputs.clear();
+      this.parsedInputs.set(input, result.url);
+    }
     return result.url;
+  }
+
+  /** SHA-256 (hex) of the normalized URL: what nonces are bound to. */
+  urlSha256(url: ParsedUrl): string {
+    return createHash('sha256').update(url.href).digest('hex');
   }
 
   /**
@@ -107,7 +118,7 @@ export class DetectionService {
     await this.store.usage.recordUsage({
       keyId: key.id,
       at: now,
-      urlHash: usageUrlHash(url),
+      urlHash: this.urlSha256(url).slice(0, USAGE_HASH_HEX),
       verdict: verdict.verdict,
       latencyMs: performance.now() - started,
     });

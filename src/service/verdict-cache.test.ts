@@ -24,8 +24,18 @@ const verdict = (reason: string): Verdict => ({
 });
 
 describe('VerdictCache', () => {
+  it('admits a URL on its second sighting only', () => {
+    const cache = new VerdictCache(2);
+    const first = cache.set('https://once.example/', verdict('once'));
+    expect(Object.isFrozen(first)).toBe(false);
+    expect(cache.get('https://once.example/')).toBeUndefined();
+    const second = cache.set('https://once.example/', verdict('twice'));
+    expect(cache.get('https://once.example/')).toBe(second);
+  });
+
   it('returns what was stored, frozen all the way down', () => {
     const cache = new VerdictCache(2);
+    cache.set('https://a.example/', verdict('a'));
     const stored = cache.set('https://a.example/', verdict('a'));
     expect(cache.get('https://a.example/')).toBe(stored);
     expect(Object.isFrozen(stored)).toBe(true);
@@ -37,10 +47,14 @@ describe('VerdictCache', () => {
 
   it('evicts the least recently used entry beyond its capacity', () => {
     const cache = new VerdictCache(2);
-    cache.set('a', verdict('a'));
-    cache.set('b', verdict('b'));
+    const twice = (key: string) => {
+      cache.set(key, verdict(key));
+      cache.set(key, verdict(key));
+    };
+    twice('a');
+    twice('b');
     expect(cache.get('a')?.reason).toBe('a'); // a is now the most recent
-    cache.set('c', verdict('c'));
+    twice('c');
     expect(cache.get('b')).toBeUndefined();
     expect(cache.get('a')?.reason).toBe('a');
     expect(cache.get('c')?.reason).toBe('c');
@@ -49,6 +63,7 @@ describe('VerdictCache', () => {
 
   it('keeps nothing with capacity 0', () => {
     const cache = new VerdictCache(0);
+    cache.set('a', verdict('a'));
     cache.set('a', verdict('a'));
     expect(cache.get('a')).toBeUndefined();
   });

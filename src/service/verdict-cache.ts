@@ -6,17 +6,20 @@
  * on memory. (Threat intelligence and page analysis, whose answers change over time, will bring
  * time-to-live rules with them.)
  */
+import { SecondSighting } from '../engine/second-sighting.js';
 import type { Verdict } from '../engine/verdict.js';
 
 /** Default number of verdicts kept (about 3 KB each: ~30 MB at most). */
 export const DEFAULT_VERDICT_CACHE_SIZE = 10_000;
 
 /**
- * A bounded least-recently-used map from normalized URL to verdict. Cached verdicts are frozen:
- * every caller gets the same object, so no caller may change it.
+ * A bounded least-recently-used map from normalized URL to verdict, admitting a URL on its second
+ * sighting ({@link SecondSighting}). Cached verdicts are frozen: every caller gets the same
+ * object, so no caller may change it.
  */
 export class VerdictCache {
   private readonly entries = new Map<string, Verdict>();
+  private readonly admission = new SecondSighting();
 
   /** @param capacity most entries kept; 0 disables the cache. */
   constructor(private readonly capacity: number = DEFAULT_VERDICT_CACHE_SIZE) {}
@@ -32,9 +35,12 @@ export class VerdictCache {
     return verdict;
   }
 
-  /** Store a verdict, evicting the least recently used entry when full; returns it frozen. */
+  /**
+   * Store a verdict if its URL was seen before (evicting the least recently used entry when
+   * full) and return it — frozen when stored.
+   */
   set(key: string, verdict: Verdict): Verdict {
-    if (this.capacity === 0) return verdict;
+    if (this.capacity === 0 || !this.admission.admit(key)) return verdict;
     const frozen = freezeVerdict(verdict);
     this.entries.delete(key);
     this.entries.set(key, frozen);

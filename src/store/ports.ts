@@ -89,7 +89,7 @@ export interface UsageStore {
   releaseMonthly(keyId: string, month: string): Promise<void>;
   /**
    * Append one usage row. Adapters may buffer rows briefly and write them in batches (the SQLite
-   * adapter: up to 100 ms or 1,000 rows); `usageByMonth` sees every recorded row, and `flush()`
+   * adapter: up to 100 ms or 128 rows); `usageByMonth` sees every recorded row, and `flush()`
    * or `close()` make them durable. Rejects when rows cannot be written and the buffer is full.
    */
   recordUsage(event: UsageEvent): Promise<void>;

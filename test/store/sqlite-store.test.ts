@@ -152,8 +152,14 @@ describe('openSqliteStore', () => {
     const key = newKey();
     await cli.keys.createKey(key);
     expect((await server.keys.findKeyByHash(key.hash))?.revokedAt).toBeNull();
+    expect((await server.keys.findKeyByHash(key.hash))?.revokedAt).toBeNull(); // now cached
     expect(await cli.keys.revokeKey(key.id, 42)).toBe('revoked');
     expect((await server.keys.findKeyByHash(key.hash))?.revokedAt).toBe(42);
+    // A key created elsewhere after a miss was cached is found too.
+    const later = newKey();
+    expect(await server.keys.findKeyByHash(later.hash)).toBeNull();
+    await cli.keys.createKey(later);
+    expect((await server.keys.findKeyByHash(later.hash))?.id).toBe(later.id);
   });
 
   it('buffers usage rows, writes them in one batch, and lets reads see them at once', async () => {

@@ -10,6 +10,7 @@
  */
 import type { BrandIndex, BrandToken } from '../brand/brand-index.js';
 import { isMixedScript, isWholeScriptConfusable, letterScripts } from '../brand/mixed-script.js';
+import type { SecondSighting } from '../second-sighting.js';
 import type { WordIndex } from '../words/word-index.js';
 
 /** How a brand token was found in a label. */
@@ -77,6 +78,8 @@ export interface LabelReaderContext {
   popularLabels: ReadonlySet<string>;
   /** Memo of label readings (bounded): labels repeat across URLs (`www`, `login`, campaigns). */
   labelMemo: Map<string, LabelReading>;
+  /** Admission to the memo: a label is kept from its second sighting on. */
+  labelAdmission: SecondSighting;
 }
 
 /** Most label readings kept in {@link LabelReaderContext.labelMemo}. */
@@ -115,8 +118,10 @@ export function readLabel(
   const memo = ctx.labelMemo.get(key);
   if (memo !== undefined) return memo;
   const reading = computeReading(ctx, label, unicodeLabel, tld, lookalikes);
-  if (ctx.labelMemo.size >= LABEL_MEMO_SIZE) ctx.labelMemo.clear();
-  ctx.labelMemo.set(key, reading);
+  if (ctx.labelAdmission.admit(key)) {
+    if (ctx.labelMemo.size >= LABEL_MEMO_SIZE) ctx.labelMemo.clear();
+    ctx.labelMemo.set(key, reading);
+  }
   return reading;
 }
 

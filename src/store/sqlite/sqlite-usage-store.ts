@@ -45,8 +45,12 @@ export function monthRange(month: string): { from: number; to: number } {
 
 /** Longest a recorded row waits before it is written. */
 export const FLUSH_MS = 100;
-/** Rows that trigger an immediate write. */
-export const BATCH_ROWS = 1000;
+/**
+ * Rows that trigger an immediate write. Small on purpose: a batch blocks the event loop while it
+ * is written (~3 µs a row), so 128 rows keep each pause near 0.4 ms at any request rate, for the
+ * same total cost as large batches.
+ */
+export const BATCH_ROWS = 128;
 /** Rows kept while writes fail, before new rows are refused. */
 export const MAX_BUFFERED_ROWS = 100_000;
 
