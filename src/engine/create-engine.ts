@@ -5,12 +5,13 @@
  */
 import { getDomainWithoutSuffix } from 'tldts';
 
+import { BoundedMemo } from './bounded-memo.js';
 import { BrandIndex } from './brand/brand-index.js';
 import { createSkeleton, parseConfusables } from './brand/skeleton.js';
 import type { RawEngineData } from './engine-data.js';
 import type { TldTier, UrlRulesContext } from './rules/analyze-url.js';
 import { HostingIndex } from './rules/hosting-index.js';
-import { SecondSighting } from './second-sighting.js';
+import { LABEL_MEMO_SIZE } from './rules/read-label.js';
 import { WordIndex } from './words/word-index.js';
 
 /** The built engine: layer-1 indexes. */
@@ -54,8 +55,7 @@ export function createEngine(data: RawEngineData): Engine {
     words,
     skeleton,
     popularLabels,
-    labelMemo: new Map(),
-    labelAdmission: new SecondSighting(),
+    labelMemo: new BoundedMemo(LABEL_MEMO_SIZE, true),
     hosting,
     redirectors,
     tldTiers,

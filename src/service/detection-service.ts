@@ -7,10 +7,10 @@
 import { createHash } from 'node:crypto';
 
 import { type Clock, monthOf, secondsToNextMonth } from '../clock.js';
+import { BoundedMemo } from '../engine/bounded-memo.js';
 import type { Engine } from '../engine/create-engine.js';
 import { judgeParsedUrl } from '../engine/detect.js';
 import type { LayerCoverage } from '../engine/scoring/build-verdict.js';
-import { SecondSighting } from '../engine/second-sighting.js';
 import { normalizeUrl, type ParsedUrl } from '../engine/url/normalize-url.js';
 import type { Verdict } from '../engine/verdict.js';
 import { AppError } from '../errors.js';
@@ -35,8 +35,7 @@ const PARSE_MEMO_SIZE = DEFAULT_VERDICT_CACHE_SIZE;
 export class DetectionService {
   private readonly cache: VerdictCache;
   /** Parsed URLs by raw input, for inputs seen twice: repeats skip parsing (bounded). */
-  private readonly parsedInputs = new Map<string, ParsedUrl>();
-  private readonly parseAdmission = new SecondSighting();
+  private readonly parsedInputs = new BoundedMemo<ParsedUrl>(PARSE_MEMO_SIZE, true);
 
   /**
    * @param engine the built engine.
@@ -63,11 +62,7 @@ export class DetectionService {
     if (known !== undefined) return known;
     const result = normalizeUrl(input);
     if (!result.ok) throw new AppError('invalid_url', result.message, { reason: result.reason });
-    if (this.parseAdmission.admit(input)) {
-      if (this.parsedInputs.size >= PARSE_MEMO_SIZE) this.parsedInputs.clear();
-      this.parsedInputs.set(input, result.url);
-    }
-    return result.url;
+    return this.parsedInputs.remember(input, result.url);
   }
 
   /** SHA-256 (hex) of the normalized URL: what nonces are bound to. */

@@ -13,6 +13,7 @@
  */
 import { getDomainWithoutSuffix } from 'tldts';
 
+import { BoundedMemo } from '../bounded-memo.js';
 import type { BrandCategory, BrandRecord } from '../engine-data.js';
 import { osaDistance } from './osa-distance.js';
 
@@ -113,6 +114,9 @@ export function tokenCore(token: string): string {
   return token;
 }
 
+/** Lookalike searches remembered by label (labels recur across URLs). */
+const LOOKALIKE_MEMO_SIZE = 50_000;
+
 /**
  * Largest edit distance at which a label counts as a lookalike of a token: 1 from 5 characters, 2
  * from 10 (detection.md §1.2 step 2, after MetaMask's tolerance-1 lesson, §1.4) — measured on the
@@ -137,7 +141,7 @@ export class BrandIndex {
   private readonly byName = new Map<string, Brand>();
   /** Token lengths with tolerance ≥ 1 and = 2, to skip impossible lookalike searches. */
   private readonly lookalikeLengths: [Set<number>, Set<number>] = [new Set(), new Set()];
-  private readonly lookalikeMemo = new Map<string, LookalikeHit[]>();
+  private readonly lookalikeMemo = new BoundedMemo<LookalikeHit[]>(LOOKALIKE_MEMO_SIZE);
   private readonly spelledNames = new Map<Brand, Set<string>>();
 
   /**
@@ -219,10 +223,7 @@ export class BrandIndex {
   findLookalikes(label: string): LookalikeHit[] {
     const memo = this.lookalikeMemo.get(label);
     if (memo !== undefined) return memo;
-    const result = this.searchLookalikes(label);
-    if (this.lookalikeMemo.size >= 50_000) this.lookalikeMemo.clear();
-    this.lookalikeMemo.set(label, result);
-    return result;
+    return this.lookalikeMemo.remember(label, this.searchLookalikes(label));
   }
 
   private searchLookalikes(label: string): LookalikeHit[] {

@@ -8,9 +8,9 @@
  * It reports what it sees; deciding what that means (caution or danger, given the TLD, the
  * hosting platform and the lure words) is scoring's job.
  */
+import type { BoundedMemo } from '../bounded-memo.js';
 import type { BrandIndex, BrandToken } from '../brand/brand-index.js';
 import { isMixedScript, isWholeScriptConfusable, letterScripts } from '../brand/mixed-script.js';
-import type { SecondSighting } from '../second-sighting.js';
 import type { WordIndex } from '../words/word-index.js';
 
 /** How a brand token was found in a label. */
@@ -76,14 +76,15 @@ export interface LabelReaderContext {
   skeleton: (text: string) => string;
   /** Registrable labels of popular domains: never reported as lookalikes. */
   popularLabels: ReadonlySet<string>;
-  /** Memo of label readings (bounded): labels repeat across URLs (`www`, `login`, campaigns). */
-  labelMemo: Map<string, LabelReading>;
-  /** Admission to the memo: a label is kept from its second sighting on. */
-  labelAdmission: SecondSighting;
+  /**
+   * Memo of label readings (bounded, second-sighting admission): labels repeat across URLs
+   * (`www`, `login`, campaigns). Build it with {@link LABEL_MEMO_SIZE}.
+   */
+  labelMemo: BoundedMemo<LabelReading>;
 }
 
 /** Most label readings kept in {@link LabelReaderContext.labelMemo}. */
-const LABEL_MEMO_SIZE = 50_000;
+export const LABEL_MEMO_SIZE = 50_000;
 
 /**
  * Parts that turn `brand-com` into an embedded domain (detection.md §1.2 "various"). Only `com`:
@@ -117,12 +118,7 @@ export function readLabel(
   const key = `${lookalikes ? 'L' : 'S'}${unicodeLabel === label ? '' : tld}|${label}`;
   const memo = ctx.labelMemo.get(key);
   if (memo !== undefined) return memo;
-  const reading = computeReading(ctx, label, unicodeLabel, tld, lookalikes);
-  if (ctx.labelAdmission.admit(key)) {
-    if (ctx.labelMemo.size >= LABEL_MEMO_SIZE) ctx.labelMemo.clear();
-    ctx.labelMemo.set(key, reading);
-  }
-  return reading;
+  return ctx.labelMemo.remember(key, computeReading(ctx, label, unicodeLabel, tld, lookalikes));
 }
 
 function computeReading(

@@ -4,6 +4,7 @@
  * parts, each segmented with {@link segmentWords}); the words that belong to a lure group
  * (`credential`: login, verify…; `crypto`: wallet, claim…) become evidence next to a brand token.
  */
+import { BoundedMemo } from '../bounded-memo.js';
 import type { WordGroup } from '../engine-data.js';
 import { WORD_GROUPS } from '../engine-data.js';
 import {
@@ -16,12 +17,15 @@ import {
 /** Words grouped by lure group, as found in one URL part. */
 export type WordGroups = ReadonlyMap<WordGroup, readonly string[]>;
 
+/** Segmentations remembered per dictionary: parts recur across requests; each is microseconds. */
+const SEGMENT_MEMO_SIZE = 50_000;
+
 export class WordIndex {
   private readonly groupsOf = new Map<string, WordGroup[]>();
   private readonly dictionary: WordDictionary;
   private readonly english: WordDictionary;
-  private readonly cache = new Map<string, Segmentation>();
-  private readonly englishCache = new Map<string, Segmentation>();
+  private readonly cache = new BoundedMemo<Segmentation>(SEGMENT_MEMO_SIZE);
+  private readonly englishCache = new BoundedMemo<Segmentation>(SEGMENT_MEMO_SIZE);
 
   /**
    * @param groups lure words per group.
@@ -76,10 +80,7 @@ export class WordIndex {
   segment(part: string): Segmentation {
     const cached = this.cache.get(part);
     if (cached !== undefined) return cached;
-    const result = segmentWords(part, this.dictionary);
-    if (this.cache.size >= 50_000) this.cache.clear();
-    this.cache.set(part, result);
-    return result;
+    return this.cache.remember(part, segmentWords(part, this.dictionary));
   }
 
   /**
@@ -89,10 +90,7 @@ export class WordIndex {
   segmentEnglish(part: string): Segmentation {
     const cached = this.englishCache.get(part);
     if (cached !== undefined) return cached;
-    const result = segmentWords(part, this.english);
-    if (this.englishCache.size >= 50_000) this.englishCache.clear();
-    this.englishCache.set(part, result);
-    return result;
+    return this.englishCache.remember(part, segmentWords(part, this.english));
   }
 
   /** Group the lure words among `words`. */
