@@ -49,6 +49,7 @@ import {
   type BenchReport,
   type BuildInfo,
   CLEAN_FOREIGN_SHARE,
+  type LoadResult,
   type MachineInfo,
   renderConsole,
   renderMarkdown,
@@ -223,17 +224,6 @@ async function cleanup(): Promise<void> {
   state.servers.clear();
   killAllChildren();
   removeTmp();
-}
-
-interface LoadResult {
-  requestsPerSecond: number;
-  totalRequests: number;
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  statusCounts: Record<string, number>;
-  errors: number;
-  timeouts: number;
 }
 
 async function loadServer(

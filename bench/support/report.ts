@@ -18,9 +18,8 @@ const TARGET_RATIO = 0.25;
 const TARGET_P99_MS = 10;
 const TARGET_ENGINE_URLS_PER_SECOND = 20_000;
 
-export interface RunMeasurement {
-  kind: ServerKind;
-  round: number;
+/** What one load phase measured (latencies in ms, from the client's histogram). */
+export interface LoadResult {
   requestsPerSecond: number;
   totalRequests: number;
   p50Ms: number;
@@ -29,6 +28,11 @@ export interface RunMeasurement {
   statusCounts: Record<string, number>;
   errors: number;
   timeouts: number;
+}
+
+export interface RunMeasurement extends LoadResult {
+  kind: ServerKind;
+  round: number;
   cpu: CpuUse | null;
   /** Server CPU time per completed request, µs. */
   serverUsPerRequest: number | null;

@@ -27,6 +27,20 @@ export function detect(
   });
 }
 
+/** POST `payload` to /v1/detect exactly as given (malformed bodies, other media types). */
+export function detectRaw(
+  app: TestApp,
+  payload: string,
+  contentType = 'application/json',
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: '/v1/detect',
+    headers: { 'content-type': contentType },
+    payload,
+  });
+}
+
 /** `{url}` with an enterprise key. */
 export function detectWithKey(
   app: TestApp,

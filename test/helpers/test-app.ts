@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { afterEach, beforeAll } from 'vitest';
+
 import type { Clock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import type { Engine } from '../../src/engine/create-engine.js';
@@ -125,5 +127,36 @@ export async function createTestApp(
         rmSync(dir, { recursive: true, force: true });
       }
     },
+  };
+}
+
+/**
+ * Register the hooks that give each test of the calling file its own app: the engine is built
+ * before the file's tests, and the app a test started is cleaned up after it.
+ *
+ * @param defaults options every app of the file starts from; a test's own `env` is laid over
+ *   `defaults.env`.
+ * @returns `start(options)`, which builds the test's app.
+ */
+export function useTestApp(
+  defaults: TestAppOptions = {},
+): (options?: TestAppOptions) => Promise<TestContext> {
+  let engine: Engine | undefined;
+  let current: TestContext | undefined;
+  beforeAll(() => {
+    engine = sharedEngine();
+  });
+  afterEach(async () => {
+    await current?.cleanup();
+    current = undefined;
+  });
+  return async (options = {}) => {
+    if (engine === undefined) throw new Error('useTestApp: start() called outside a test');
+    current = await createTestApp(engine, {
+      ...defaults,
+      ...options,
+      env: { ...defaults.env, ...options.env },
+    });
+    return current;
   };
 }

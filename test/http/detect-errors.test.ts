@@ -5,37 +5,20 @@
  */
 import Database from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { monthOf } from '../../src/clock.js';
-import type { Engine } from '../../src/engine/create-engine.js';
-import { detect, detectWithKey, jsonBody, rateLimitHeaders } from '../helpers/detect-request.js';
-import { createEnterpriseKey } from '../helpers/enterprise-key.js';
 import {
-  CHAIN_ENV,
-  createTestApp,
-  sharedEngine,
-  T0,
-  type TestAppOptions,
-  type TestContext,
-} from '../helpers/test-app.js';
+  detect,
+  detectRaw,
+  detectWithKey,
+  jsonBody,
+  rateLimitHeaders,
+} from '../helpers/detect-request.js';
+import { createEnterpriseKey } from '../helpers/enterprise-key.js';
+import { CHAIN_ENV, T0, useTestApp } from '../helpers/test-app.js';
 
-let engine: Engine;
-let ctx: TestContext | undefined;
-
-beforeAll(() => {
-  engine = sharedEngine();
-});
-
-afterEach(async () => {
-  await ctx?.cleanup();
-  ctx = undefined;
-});
-
-async function start(options: TestAppOptions = {}): Promise<TestContext> {
-  ctx = await createTestApp(engine, { ...options, env: { ...CHAIN_ENV, ...options.env } });
-  return ctx;
-}
+const start = useTestApp({ env: { ...CHAIN_ENV } });
 
 /** Assert the DESIGN §4.3 error body; returns it for further checks. */
 function expectError(
@@ -67,12 +50,7 @@ describe('400 missing_url', () => {
     ['an empty body', ''],
   ])('%s', async (_label, payload) => {
     const { app } = await start();
-    const response = await app.inject({
-      method: 'POST',
-      url: '/v1/detect',
-      headers: { 'content-type': 'application/json' },
-      payload,
-    });
+    const response = await detectRaw(app, payload);
     expectError(response, 400, 'missing_url');
   });
 });
@@ -154,12 +132,7 @@ describe('400 invalid_request, 413, 415', () => {
     ['a JSON array', '["https://example.com"]'],
   ])('rejects %s', async (_label, payload) => {
     const { app } = await start();
-    const response = await app.inject({
-      method: 'POST',
-      url: '/v1/detect',
-      headers: { 'content-type': 'application/json' },
-      payload,
-    });
+    const response = await detectRaw(app, payload);
     expectError(response, 400, 'invalid_request');
   });
 
@@ -174,12 +147,7 @@ describe('400 invalid_request, 413, 415', () => {
     ['application/x-www-form-urlencoded', 'url=https%3A%2F%2Fexample.com'],
   ])('415 unsupported_media_type for a %s body', async (contentType, payload) => {
     const { app } = await start();
-    const response = await app.inject({
-      method: 'POST',
-      url: '/v1/detect',
-      headers: { 'content-type': contentType },
-      payload,
-    });
+    const response = await detectRaw(app, payload, contentType);
     expectError(response, 415, 'unsupported_media_type');
   });
 });

@@ -3,12 +3,11 @@
  * a key, payment proofs, the client address — none of it reaches a log line. And the 500 path:
  * an infrastructure failure answers a generic `internal_error` without internals, and is logged.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { Engine } from '../../src/engine/create-engine.js';
 import { detect, detectWithKey, jsonBody } from '../helpers/detect-request.js';
 import { createEnterpriseKey } from '../helpers/enterprise-key.js';
-import { CHAIN_ENV, createTestApp, sharedEngine, type TestContext } from '../helpers/test-app.js';
+import { CHAIN_ENV, useTestApp } from '../helpers/test-app.js';
 
 const CLIENT_IP = '203.0.113.77';
 const HOST = 'paypal-secure-login-check.top';
@@ -24,22 +23,11 @@ const X_PAYMENT = Buffer.from(
 const TX_SIGNATURE = '4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi' + 'x'.repeat(20);
 const UNKNOWN_KEY = `sk_live_${'Z'.repeat(43)}`;
 
-let engine: Engine;
-let ctx: TestContext | undefined;
-
-beforeAll(() => {
-  engine = sharedEngine();
-});
-
-afterEach(async () => {
-  await ctx?.cleanup();
-  ctx = undefined;
-});
+const start = useTestApp({ env: { ...CHAIN_ENV } });
 
 describe('log lines never carry request data', () => {
   it('no URL, host, key, payment proof or client IP in any line', async () => {
-    ctx = await createTestApp(engine, { env: { ...CHAIN_ENV }, logLevel: 'debug' });
-    const { app, store, logs } = ctx;
+    const { app, store, logs } = await start({ logLevel: 'debug' });
     const key = await createEnterpriseKey(store);
     const from = { remoteAddress: CLIENT_IP };
 
@@ -110,8 +98,7 @@ describe('log lines never carry request data', () => {
 
 describe('500 internal_error', () => {
   it('a failing store gives a generic 500 that leaks nothing, and the error is logged', async () => {
-    ctx = await createTestApp(engine, { env: { ...CHAIN_ENV } });
-    const { app, store, logs } = ctx;
+    const { app, store, logs } = await start();
     const key = await createEnterpriseKey(store);
     await store.close();
 

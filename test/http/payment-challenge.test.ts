@@ -8,19 +8,17 @@ import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
 import { Compile } from 'typebox/compile';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { Engine } from '../../src/engine/create-engine.js';
 import { PaymentChallengeSchema } from '../../src/http/schemas/error-schemas.js';
 import { detect, detectWithKey } from '../helpers/detect-request.js';
 import { createEnterpriseKey } from '../helpers/enterprise-key.js';
 import {
   BASE_RECIPIENT,
-  createTestApp,
-  sharedEngine,
   SOLANA_RECIPIENT,
   T0,
   type TestContext,
+  useTestApp,
 } from '../helpers/test-app.js';
 
 /** Circle's USDC addresses (developers.circle.com/stablecoins/usdc-contract-addresses). */
@@ -48,21 +46,10 @@ interface Challenge extends Record<string, unknown> {
   accepts: Accepts[];
 }
 
-let engine: Engine;
-let ctx: TestContext | undefined;
+const startApp = useTestApp({ env: { PUBLIC_BASE_URL } });
 
-beforeAll(() => {
-  engine = sharedEngine();
-});
-
-afterEach(async () => {
-  await ctx?.cleanup();
-  ctx = undefined;
-});
-
-async function start(env: Record<string, string>): Promise<TestContext> {
-  ctx = await createTestApp(engine, { env: { PUBLIC_BASE_URL, ...env } });
-  return ctx;
+function start(env: Record<string, string>): Promise<TestContext> {
+  return startApp({ env });
 }
 
 const bothChains = { SOLANA_RECIPIENT, BASE_RECIPIENT };

@@ -3,34 +3,15 @@
  * (spec §9) validated against the official schema, and the Swagger UI at /docs.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { Engine } from '../../src/engine/create-engine.js';
-import {
-  BASE_RECIPIENT,
-  CHAIN_ENV,
-  createTestApp,
-  sharedEngine,
-  type TestContext,
-} from '../helpers/test-app.js';
+import { BASE_RECIPIENT, CHAIN_ENV, type TestContext, useTestApp } from '../helpers/test-app.js';
 
-let engine: Engine;
-let ctx: TestContext | undefined;
+const startApp = useTestApp({ env: { PUBLIC_BASE_URL: 'https://api.linkguard.example.com' } });
 
-beforeAll(() => {
-  engine = sharedEngine();
-});
-
-afterEach(async () => {
-  await ctx?.cleanup();
-  ctx = undefined;
-});
-
-async function start(env: Record<string, string> = { ...CHAIN_ENV }): Promise<TestContext> {
-  ctx = await createTestApp(engine, {
-    env: { PUBLIC_BASE_URL: 'https://api.linkguard.example.com', ...env },
-  });
-  return ctx;
+/** An app offering both chains unless `env` says otherwise. */
+function start(env: Record<string, string> = { ...CHAIN_ENV }): Promise<TestContext> {
+  return startApp({ env });
 }
 
 describe('GET /v1/status', () => {
