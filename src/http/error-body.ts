@@ -36,7 +36,7 @@ interface FastifyLikeError {
 }
 
 /** Build the response for an {@link AppError}. */
-export function appErrorResponse(error: AppError): ErrorResponse {
+function appErrorResponse(error: AppError): ErrorResponse {
   return respond(error.code, error.message, error.reason, error.retryAfter);
 }
 

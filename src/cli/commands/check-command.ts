@@ -32,7 +32,7 @@ const paint: Record<VerdictValue, (text: string) => string> = {
 };
 
 /** Inputs from arguments and a file (one URL per line; blank lines and `#` comments skipped). */
-export function collectInputs(urls: readonly string[], file: string | undefined): string[] {
+function collectInputs(urls: readonly string[], file: string | undefined): string[] {
   const fromFile =
     file === undefined
       ? []

@@ -25,7 +25,7 @@ const positiveInt =
   };
 
 /** `YYYY-MM-DD` → the first instant after that day (UTC): the key works through the whole day. */
-export function parseExpiry(value: string, now: number): number {
+function parseExpiry(value: string, now: number): number {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   const day =
     match === null

@@ -65,7 +65,7 @@ export function lexicalFeatures(url: ParsedUrl, siteLabel: string | null): Lexic
 }
 
 /** Shannon entropy in bits per character. */
-export function shannonEntropy(text: string): number {
+function shannonEntropy(text: string): number {
   const counts = new Map<string, number>();
   for (const char of text) counts.set(char, (counts.get(char) ?? 0) + 1);
   let entropy = 0;

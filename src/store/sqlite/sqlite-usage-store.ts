@@ -35,7 +35,7 @@ const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
  *
  * @throws RangeError when `month` is not `YYYY-MM` with a month 01–12.
  */
-export function monthRange(month: string): { from: number; to: number } {
+function monthRange(month: string): { from: number; to: number } {
   const match = MONTH.exec(month);
   if (match === null) throw new RangeError(`month must be YYYY-MM, got "${month}"`);
   const year = Number(match[1]);
