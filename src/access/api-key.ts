@@ -11,7 +11,7 @@
  * garbage (long strings, control characters, other token types) never reaches hashing or the store.
  */
 
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 import baseX from 'base-x';
 
@@ -90,7 +90,9 @@ export function generateApiKey(random: RandomBytes = randomBytes): GeneratedApiK
  * @returns a 32-byte Buffer.
  */
 export function hashApiKey(raw: string): Buffer {
-  return createHash('sha256').update(raw, 'utf8').digest();
+  // One-shot `crypto.hash` (Node ≥ 20.12): no Hash object, whose native handle costs the
+  // garbage collector per request (decisions.md §43).
+  return hash('sha256', raw, 'buffer');
 }
 
 /**

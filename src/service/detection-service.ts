@@ -4,7 +4,7 @@
  * engine, and for enterprise keys count the monthly allowance and write the usage row. Doors stay
  * thin, so a verdict is identical whichever door it came through (spec §1).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 import { type Clock, monthOf, secondsToNextMonth } from '../clock.js';
 import { BoundedMemo } from '../engine/bounded-memo.js';
@@ -67,7 +67,7 @@ export class DetectionService {
 
   /** SHA-256 (hex) of the normalized URL: what nonces are bound to. */
   urlSha256(url: ParsedUrl): string {
-    return createHash('sha256').update(url.href).digest('hex');
+    return hash('sha256', url.href, 'hex');
   }
 
   /**
