@@ -92,10 +92,13 @@ export class DetectionService {
   async judgeForKey(key: ApiKeyRecord, url: ParsedUrl): Promise<Verdict> {
     const started = performance.now();
     const now = this.clock.now();
-    const month = monthOf(now);
-    const cap = key.hardCap ? key.monthlyAllowance : null;
-    if (cap !== null) {
-      const reservation = await this.store.usage.reserveMonthly(key.id, month, cap);
+    // Only a hard cap needs the month on this path (DESIGN §4.15: otherwise report, do not refuse).
+    const capped =
+      key.hardCap && key.monthlyAllowance !== null
+        ? { cap: key.monthlyAllowance, month: monthOf(now) }
+        : null;
+    if (capped !== null) {
+      const reservation = await this.store.usage.reserveMonthly(key.id, capped.month, capped.cap);
       if (!reservation.ok) {
         throw new AppError('rate_limited', 'The monthly allowance of this key is used up', {
           retryAfter: secondsToNextMonth(now),
@@ -107,7 +110,7 @@ export class DetectionService {
     try {
       verdict = this.judge(url);
     } catch (error) {
-      if (cap !== null) await this.store.usage.releaseMonthly(key.id, month);
+      if (capped !== null) await this.store.usage.releaseMonthly(key.id, capped.month);
       throw error;
     }
     await this.store.usage.recordUsage({

@@ -2,7 +2,7 @@
  * Create an enterprise key the way `linkguard keys create` does: `generateApiKey()` then
  * `store.keys.createKey`. Returns the raw key (for the Authorization header) and its id.
  */
-import { generateApiKey } from '../../src/access/api-key.js';
+import { generateApiKey, type GeneratedApiKey } from '../../src/access/api-key.js';
 import type { NewApiKey, Store } from '../../src/store/ports.js';
 
 export interface CreatedKey {
@@ -12,14 +12,17 @@ export interface CreatedKey {
   bearer: string;
 }
 
-export async function createEnterpriseKey(
-  store: Store,
-  overrides: Partial<Omit<NewApiKey, 'id' | 'prefix' | 'hash'>> = {},
-): Promise<CreatedKey> {
-  const generated = generateApiKey();
-  await store.keys.createKey({
+/**
+ * A new key record as `linkguard keys create` would store it, from `generated` (fresh by default);
+ * `overrides` replace any field.
+ */
+export function newKey(
+  overrides: Partial<NewApiKey> = {},
+  generated: GeneratedApiKey = generateApiKey(),
+): NewApiKey {
+  return {
     id: generated.id,
-    name: 'Acme test',
+    name: 'test key',
     prefix: generated.prefix,
     hash: generated.hash,
     createdAt: Date.UTC(2026, 0, 1),
@@ -28,6 +31,14 @@ export async function createEnterpriseKey(
     monthlyAllowance: null,
     hardCap: false,
     ...overrides,
-  });
+  };
+}
+
+export async function createEnterpriseKey(
+  store: Store,
+  overrides: Partial<Omit<NewApiKey, 'id' | 'prefix' | 'hash'>> = {},
+): Promise<CreatedKey> {
+  const generated = generateApiKey();
+  await store.keys.createKey(newKey(overrides, generated));
   return { raw: generated.raw, id: generated.id, bearer: `Bearer ${generated.raw}` };
 }

@@ -10,7 +10,8 @@ import { openStore } from '../../src/store/open-store.js';
 import type { Store, StoredVerdict } from '../../src/store/ports.js';
 import { migrate, type Migration, MIGRATIONS } from '../../src/store/sqlite/migrate.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
-import { describeStoreContract, newKey } from './store-contract.js';
+import { newKey } from '../helpers/enterprise-key.js';
+import { describeStoreContract } from './store-contract.js';
 
 /** A temp directory per test, removed afterwards, and the connections opened in it. */
 function useTempDir(): { dir: () => string; track: <T extends { close(): unknown }>(c: T) => T } {

@@ -7,24 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { generateApiKey } from '../../src/access/api-key.js';
-import type { KeyUsage, NewApiKey, Store, StoredVerdict } from '../../src/store/ports.js';
-
-/** A new key record with fresh id, prefix and hash; `overrides` replace any field. */
-export function newKey(overrides: Partial<NewApiKey> = {}): NewApiKey {
-  const { id, prefix, hash } = generateApiKey();
-  return {
-    id,
-    name: 'test key',
-    prefix,
-    hash,
-    createdAt: Date.UTC(2026, 0, 1),
-    expiresAt: null,
-    rateLimitPerMinute: null,
-    monthlyAllowance: null,
-    hardCap: false,
-    ...overrides,
-  };
-}
+import type { KeyUsage, Store, StoredVerdict } from '../../src/store/ports.js';
+import { newKey } from '../helpers/enterprise-key.js';
 
 const byKeyId = (a: KeyUsage, b: KeyUsage): number => a.keyId.localeCompare(b.keyId);
 

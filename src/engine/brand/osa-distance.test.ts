@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { seededRandom } from '../../../test/helpers/seeded-random.js';
 import { osaDistance } from './osa-distance.js';
 
 /** Full optimal-string-alignment distance, no bound and no early exit: the test oracle. */
@@ -20,17 +21,6 @@ function naiveOsa(a: string, b: string): number {
     }
   }
   return at(a.length, b.length);
-}
-
-/** Deterministic PRNG (mulberry32) so a failing pair can be reproduced. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('osaDistance', () => {
@@ -75,7 +65,7 @@ describe('osaDistance', () => {
   });
 
   it('agrees with a full OSA table for 500 random pairs (early exit changes nothing)', () => {
-    const next = random(0x05a);
+    const next = seededRandom(0x05a);
     const word = (): string => {
       const length = Math.floor(next() * 8);
       let text = '';

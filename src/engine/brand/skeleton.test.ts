@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { seededRandom } from '../../../test/helpers/seeded-random.js';
 import { type ConfusableTable, createSkeleton, parseConfusables } from './skeleton.js';
 
 const CONFUSABLES_PATH = join(import.meta.dirname, '../../../data/unicode/confusables.txt');
@@ -15,17 +16,6 @@ function referenceSkeleton(text: string, confusables: ConfusableTable): string {
   let mapped = '';
   for (const char of decomposed) mapped += confusables.get(char.codePointAt(0) ?? 0) ?? char;
   return mapped.normalize('NFD').toLowerCase();
-}
-
-/** Deterministic PRNG (mulberry32) so a failing sample can be reproduced. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const PRINTABLE_ASCII = Array.from({ length: 0x7f - 0x20 }, (_, i) =>
@@ -141,7 +131,7 @@ describe('skeleton with confusables.txt', () => {
   });
 
   it('gives the same result on the fast and the slow path for printable ASCII strings', () => {
-    const next = random(0x5eed);
+    const next = seededRandom(0x5eed);
     for (let n = 0; n < 500; n++) {
       const length = 1 + Math.floor(next() * 16);
       let text = '';

@@ -113,6 +113,7 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
 
       enforce(reply, await deps.limits.consumePublic(request.ip));
       const proof = PROOF_HEADERS.some((name) => request.headers[name] !== undefined);
+      const urlHash = deps.service.urlSha256(url);
       const challenge = await issueChallenge(
         {
           nonces: deps.store.nonces,
@@ -122,14 +123,14 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
         },
         proof
           ? {
-              urlHash: deps.service.urlSha256(url),
+              urlHash,
               error: 'payment_invalid',
               reason: 'verification_unavailable',
               message:
                 'Payment verification is not available on this instance yet; use an enterprise key.',
             }
           : {
-              urlHash: deps.service.urlSha256(url),
+              urlHash,
               error: 'payment_required',
               message: paymentRequiredMessage(deps.config),
             },
