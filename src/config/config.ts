@@ -54,6 +54,16 @@ export interface PaymentConfig {
   baseRecipient: string | null;
   /** USDC ERC-20 contract on Base (BASE_USDC_CONTRACT, default Base mainnet USDC). */
   baseUsdcContract: string;
+  /** Solana JSON-RPC endpoint used to verify payments (SOLANA_RPC_URL). */
+  solanaRpcUrl: string;
+  /** Commitment a Solana payment must reach (SOLANA_COMMITMENT, default `confirmed`). */
+  solanaCommitment: 'confirmed' | 'finalized';
+  /** Base JSON-RPC endpoint used to verify payments (BASE_RPC_URL). */
+  baseRpcUrl: string;
+  /** Blocks a Base payment needs, its own included (BASE_MIN_CONFIRMATIONS, default 2). */
+  baseMinConfirmations: number;
+  /** Budget for the RPC calls of one verification, ms (CHAIN_RPC_TIMEOUT_MS, default 5000). */
+  chainRpcTimeoutMs: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -72,6 +82,13 @@ const LOG_LEVELS: readonly LogLevel[] = [
 export const SOLANA_MAINNET_USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 /** Circle's USDC contract on Base mainnet (same source). */
 export const BASE_MAINNET_USDC_CONTRACT = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+/**
+ * Public mainnet RPC endpoints, used when no RPC URL is configured (sources: solana.com/docs/
+ * references/clusters, docs.base.org/base-chain/network-information). They are rate-limited:
+ * production deployments should set SOLANA_RPC_URL / BASE_RPC_URL to a dedicated provider.
+ */
+export const SOLANA_PUBLIC_RPC_URL = 'https://api.mainnet-beta.solana.com';
+export const BASE_PUBLIC_RPC_URL = 'https://mainnet.base.org';
 
 /** USDC has 6 decimals on both chains (Circle docs). */
 const USDC_DECIMALS = 6;
@@ -103,6 +120,11 @@ export function loadConfig(env: Env = process.env): Config {
     solanaUsdcMint: stringVar(env, 'SOLANA_USDC_MINT', SOLANA_MAINNET_USDC_MINT, BASE58_ADDRESS),
     baseRecipient: optionalVar(env, 'BASE_RECIPIENT', EVM_ADDRESS),
     baseUsdcContract: stringVar(env, 'BASE_USDC_CONTRACT', BASE_MAINNET_USDC_CONTRACT, EVM_ADDRESS),
+    solanaRpcUrl: rpcUrlVar(env, 'SOLANA_RPC_URL', SOLANA_PUBLIC_RPC_URL),
+    solanaCommitment: enumVar(env, 'SOLANA_COMMITMENT', 'confirmed', ['confirmed', 'finalized']),
+    baseRpcUrl: rpcUrlVar(env, 'BASE_RPC_URL', BASE_PUBLIC_RPC_URL),
+    baseMinConfirmations: intVar(env, 'BASE_MIN_CONFIRMATIONS', 2, 1, 1000),
+    chainRpcTimeoutMs: intVar(env, 'CHAIN_RPC_TIMEOUT_MS', 5000, 100, 60_000),
   };
   const config: Config = {
     port,
@@ -178,6 +200,21 @@ function baseUrlVar(env: Env, port: number): string {
     throw new ConfigError('PUBLIC_BASE_URL must be an origin with an optional path');
   }
   return url.href.replace(/\/$/, '');
+}
+
+function rpcUrlVar(env: Env, name: string, fallback: string): string {
+  const value = raw(env, name) ?? fallback;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be http(s)`);
+  }
+  // Provider URLs often carry an API key in the path or query: keep it, but never log it.
+  return value;
 }
 
 function trustProxyVar(env: Env): TrustProxy {

@@ -12,6 +12,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config, TrustProxy } from '../config/config.js';
 import type { Engine } from '../engine/create-engine.js';
+import { PaymentGate } from '../payments/payment-gate.js';
 import { RateLimits } from '../ratelimit/rate-limits.js';
 import { DetectionService } from '../service/detection-service.js';
 import type { Store } from '../store/ports.js';
@@ -82,8 +83,14 @@ export async function buildApp(deps: AppDeps) {
   const service = new DetectionService(deps.engine, deps.store, deps.clock);
 
   await registerOpenApi(app, deps.config);
-  registerDetectRoute(app, { ...deps, limits, service });
-  registerStatusRoutes(app, deps);
+  const payments = new PaymentGate({
+    config: deps.config.payments,
+    store: deps.store.payments,
+    clock: deps.clock,
+    resource: `${deps.config.publicBaseUrl}/v1/detect`,
+  });
+  registerDetectRoute(app, { ...deps, limits, service, payments });
+  registerStatusRoutes(app, { ...deps, payments });
   return app;
 }
 

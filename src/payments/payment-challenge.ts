@@ -10,20 +10,19 @@ import { randomUUID } from 'node:crypto';
 
 import type { Clock } from '../clock.js';
 import type { PaymentConfig } from '../config/config.js';
-import type { NonceStore } from '../store/ports.js';
-
-/** Chains on which this instance accepts payment, in order of preference. */
-export type Chain = 'solana' | 'base';
-
-/** Base mainnet chain id (EIP-155), spec §2.6. */
-export const BASE_CHAIN_ID = 8453;
+import type { IssuedNonce, PaymentStore } from '../store/ports.js';
+import { BASE_CHAIN_ID } from './base-verifier.js';
+import type { PaymentInvalidReason } from './payment-invalid-reason.js';
+import type { Chain } from './payment-proof.js';
 
 /** The 402 body. `payment` is null when no chain is configured. */
 export interface PaymentChallengeBody {
   status: 402;
   error: 'payment_required' | 'payment_invalid';
   message: string;
-  reason?: string;
+  reason?: PaymentInvalidReason;
+  /** Seconds; only with reason `payment_pending` (also sent as `Retry-After`). */
+  retry_after?: number;
   payment: (PaymentOption & { alternatives: PaymentOption[] }) | null;
   x402Version: 1;
   accepts: AcceptsEntry[];
@@ -88,29 +87,54 @@ export interface ChallengeRequest {
   urlHash: string;
   /** `payment_required`, or `payment_invalid` with a DESIGN §4.4 reason. */
   error: 'payment_required' | 'payment_invalid';
-  reason?: string;
+  reason?: PaymentInvalidReason;
   message: string;
+  /** Seconds until a retry can succeed (`payment_pending`). */
+  retryAfter?: number;
 }
 
 /**
- * Issue a nonce (when a chain is offered) and build the 402 body.
+ * Issue a nonce (when a chain is offered) and build the 402 body around it.
  *
  * @param deps store, clock, payment configuration and the public URL of the detect endpoint.
  * @param request what the challenge answers.
  */
 export async function issueChallenge(
-  deps: { nonces: NonceStore; clock: Clock; config: PaymentConfig; resource: string },
+  deps: { nonces: PaymentStore; clock: Clock; config: PaymentConfig; resource: string },
   request: ChallengeRequest,
 ): Promise<PaymentChallengeBody> {
+  const { config } = deps;
+  if (offeredChains(config).length === 0) return renderChallenge(deps, request, null);
+  const issuedAt = deps.clock.now();
+  const nonce: IssuedNonce = {
+    nonce: randomUUID(),
+    urlHash: request.urlHash,
+    issuedAt,
+    expiresAt: issuedAt + config.nonceTtlSeconds * 1000,
+  };
+  await deps.nonces.issueNonce(nonce);
+  return renderChallenge(deps, request, nonce);
+}
+
+/**
+ * Build the 402 body for a nonce that already exists (a pending payment keeps its nonce,
+ * DESIGN §4.4), or for none when no chain is offered.
+ */
+export function renderChallenge(
+  deps: { config: PaymentConfig; resource: string },
+  request: ChallengeRequest,
+  issued: IssuedNonce | null,
+): PaymentChallengeBody {
   const { config } = deps;
   const chains = offeredChains(config);
   const base = {
     status: 402 as const,
     error: request.error,
     ...(request.reason === undefined ? {} : { reason: request.reason }),
+    ...(request.retryAfter === undefined ? {} : { retry_after: request.retryAfter }),
     x402Version: 1 as const,
   };
-  if (chains.length === 0) {
+  if (chains.length === 0 || issued === null) {
     return {
       ...base,
       message: `${request.message} Pay-per-request is not enabled on this instance; use an enterprise key (Authorization: Bearer sk_live_…).`,
@@ -119,11 +143,7 @@ export async function issueChallenge(
     };
   }
 
-  const issuedAt = deps.clock.now();
-  const expiresAt = issuedAt + config.nonceTtlSeconds * 1000;
-  const nonce = randomUUID();
-  await deps.nonces.issueNonce({ nonce, urlHash: request.urlHash, issuedAt, expiresAt });
-
+  const { nonce, expiresAt } = issued;
   const bound = `${config.prefix}:${nonce}`;
   const template = `${config.prefix}:<nonce>`;
   const expires = new Date(expiresAt).toISOString();

@@ -3,7 +3,7 @@
  * Persistence ports. Services depend on these interfaces only; `store/sqlite/` implements them
  * for the embedded deployment and a PostgreSQL adapter can implement them for scale-out without
  * changing callers (DESIGN §2). Every operation that must happen exactly once (revoking a key,
- * spending a monthly quota, claiming a nonce) is a single atomic statement in the adapter, never a
+ * spending a monthly quota, claiming a nonce and its transaction) is a single atomic statement in the adapter, never a
  * read-then-write in application code. All methods are async for that reason, even when the
  * SQLite adapter answers synchronously.
  *
@@ -109,20 +109,59 @@ export interface IssuedNonce {
   expiresAt: number;
 }
 
-export interface NonceStore {
+/** A settled x402 payment (DESIGN §3 step 4): no URL, nothing about the request but the nonce. */
+export interface PaymentClaim {
+  chain: 'solana' | 'base';
+  /** Solana transaction signature (base58) or Base transaction hash (lower-case 0x hex). */
+  txId: string;
+  nonce: string;
+  /** Solana fee payer / Base sender that paid (base58 or checksummed 0x address). */
+  payer: string;
+  /** USDC received by the recipient, atomic units (6 decimals). */
+  amountAtomic: bigint;
+  claimedAt: number;
+}
+
+/**
+ * Outcome of {@link PaymentStore.claimPayment}: `claimed`, or why nothing was written.
+ * `nonce_already_used` wins over `tx_already_claimed` when both hold (spec §3: a retry with a
+ * claimed nonce is 409).
+ */
+export type ClaimOutcome =
+  | 'claimed'
+  | 'nonce_unknown'
+  | 'nonce_expired'
+  | 'request_mismatch'
+  | 'nonce_already_used'
+  | 'tx_already_claimed';
+
+export interface PaymentStore {
   /** Store a freshly issued nonce. @throws on a duplicate nonce. */
   issueNonce(nonce: IssuedNonce): Promise<void>;
   /** Look a nonce up; null when unknown. */
   findNonce(nonce: string): Promise<(IssuedNonce & { consumedAt: number | null }) | null>;
-  /** Delete unconsumed nonces that expired before `before`; returns how many. */
+  /**
+   * Delete unconsumed nonces that expired before `before`; returns how many. Consumed nonces
+   * stay with their claims.
+   */
   purgeExpiredNonces(before: number): Promise<number>;
+  /**
+   * The single linearization point of a paid request (spec §3, DESIGN §4.6–4.7): in one atomic
+   * step, consume the nonce (it must exist, be unconsumed, unexpired at `claim.claimedAt`, and
+   * bound to `urlHash`) and insert the permanent claim of the transaction id. Either both happen
+   * and the result is `claimed`, or neither and the result says why. The claim is durable when
+   * the promise resolves (the SQLite adapter syncs this commit to disk).
+   */
+  claimPayment(claim: PaymentClaim, urlHash: string): Promise<ClaimOutcome>;
+  /** The claim of a transaction id, or null when it never paid for a request. */
+  findClaim(chain: PaymentClaim['chain'], txId: string): Promise<PaymentClaim | null>;
 }
 
 /** The whole store, opened once per process and shared by the server and the CLI. */
 export interface Store {
   readonly keys: KeyStore;
   readonly usage: UsageStore;
-  readonly nonces: NonceStore;
+  readonly payments: PaymentStore;
   /**
    * Cheap liveness check for readiness probes; throws when the store is unusable, including when
    * buffered writes are failing.

@@ -27,6 +27,16 @@ export const CHAIN_ENV: Readonly<Record<string, string>> = {
   BASE_RECIPIENT,
 };
 
+/**
+ * Chain RPCs default to public mainnet endpoints; tests must never leave loopback, so unless a
+ * test names its own RPC (a local chain), they point at a closed loopback port (the discard
+ * port, 9): any chain call fails at once with a refused connection.
+ */
+export const NO_CHAIN_RPC: Readonly<Record<string, string>> = {
+  SOLANA_RPC_URL: 'http://127.0.0.1:9',
+  BASE_RPC_URL: 'http://127.0.0.1:9',
+};
+
 /** A fixed instant (2026-03-15T12:00:00Z) so nonce and key times are predictable. */
 export const T0 = Date.UTC(2026, 2, 15, 12, 0, 0);
 
@@ -102,7 +112,11 @@ export async function createTestApp(
 ): Promise<TestContext> {
   const dir = mkdtempSync(join(tmpdir(), 'linkguard-http-'));
   const dbPath = join(dir, 'lg.db');
-  const config = loadConfig({ ...options.env, DATABASE_URL: `sqlite:${dbPath}` });
+  const config = loadConfig({
+    ...NO_CHAIN_RPC,
+    ...options.env,
+    DATABASE_URL: `sqlite:${dbPath}`,
+  });
   const store = openStore(config.store);
   const clock = options.clock ?? testClock();
   const logs = logCapture();

@@ -71,7 +71,7 @@ describe('openSqliteStore', () => {
       latencyMs: 0.75,
     });
     const nonce = { nonce: 'n-1', urlHash: 'c'.repeat(64), issuedAt: 1, expiresAt: 600_001 };
-    await first.nonces.issueNonce(nonce);
+    await first.payments.issueNonce(nonce);
     await first.close();
 
     const second = openTracked();
@@ -83,7 +83,7 @@ describe('openSqliteStore', () => {
     expect(await second.usage.usageByMonth('2026-05', null)).toEqual([
       { keyId: key.id, month: '2026-05', requests: 1, safe: 0, caution: 1, danger: 0 },
     ]);
-    expect(await second.nonces.findNonce('n-1')).toEqual({ ...nonce, consumedAt: null });
+    expect(await second.payments.findNonce('n-1')).toEqual({ ...nonce, consumedAt: null });
   });
 
   it('records each migration once; reopening an up-to-date database applies nothing', async () => {
@@ -213,14 +213,14 @@ describe('openSqliteStore', () => {
 
   it('never purges a consumed nonce, even long expired', async () => {
     const store = openTracked();
-    await store.nonces.issueNonce({ nonce: 'paid', urlHash: 'd', issuedAt: 0, expiresAt: 1_000 });
-    await store.nonces.issueNonce({ nonce: 'stale', urlHash: 'd', issuedAt: 0, expiresAt: 1_000 });
+    await store.payments.issueNonce({ nonce: 'paid', urlHash: 'd', issuedAt: 0, expiresAt: 1_000 });
+    await store.payments.issueNonce({ nonce: 'stale', urlHash: 'd', issuedAt: 0, expiresAt: 1_000 });
     // The ports have no consume operation yet (it arrives with payment claims): mark it in SQL.
     raw().prepare("UPDATE payment_nonces SET consumed_at = 500 WHERE nonce = 'paid'").run();
 
-    expect(await store.nonces.purgeExpiredNonces(1_000_000)).toBe(1);
-    expect(await store.nonces.findNonce('stale')).toBeNull();
-    expect(await store.nonces.findNonce('paid')).toEqual({
+    expect(await store.payments.purgeExpiredNonces(1_000_000)).toBe(1);
+    expect(await store.payments.findNonce('stale')).toBeNull();
+    expect(await store.payments.findNonce('paid')).toEqual({
       nonce: 'paid',
       urlHash: 'd',
       issuedAt: 0,

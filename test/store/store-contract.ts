@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { generateApiKey } from '../../src/access/api-key.js';
-import type { KeyUsage, Store, StoredVerdict } from '../../src/store/ports.js';
+import type { KeyUsage, PaymentClaim, Store, StoredVerdict } from '../../src/store/ports.js';
 import { newKey } from '../helpers/enterprise-key.js';
 
 const byKeyId = (a: KeyUsage, b: KeyUsage): number => a.keyId.localeCompare(b.keyId);
@@ -341,32 +341,139 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
 
       it('issues a nonce and finds it unconsumed', async () => {
         const issued = nonce('6f1c2d4e-8a9b-4c3d-9e8f-0a1b2c3d4e5f', 1_800_000_000_000);
-        await store.nonces.issueNonce(issued);
-        expect(await store.nonces.findNonce(issued.nonce)).toEqual({ ...issued, consumedAt: null });
-        expect(await store.nonces.findNonce('00000000-0000-4000-8000-000000000000')).toBeNull();
+        await store.payments.issueNonce(issued);
+        expect(await store.payments.findNonce(issued.nonce)).toEqual({
+          ...issued,
+          consumedAt: null,
+        });
+        expect(await store.payments.findNonce('00000000-0000-4000-8000-000000000000')).toBeNull();
       });
 
       it('rejects a duplicate nonce and keeps the original binding', async () => {
         const issued = nonce('6f1c2d4e-8a9b-4c3d-9e8f-0a1b2c3d4e5f', 1_800_000_000_000);
-        await store.nonces.issueNonce(issued);
+        await store.payments.issueNonce(issued);
         const rebound = { ...issued, urlHash: 'b'.repeat(64), expiresAt: 1_900_000_000_000 };
-        await expect(store.nonces.issueNonce(rebound)).rejects.toThrow();
-        expect(await store.nonces.findNonce(issued.nonce)).toEqual({ ...issued, consumedAt: null });
+        await expect(store.payments.issueNonce(rebound)).rejects.toThrow();
+        expect(await store.payments.findNonce(issued.nonce)).toEqual({
+          ...issued,
+          consumedAt: null,
+        });
       });
 
       it('purges only nonces that expired before the given instant', async () => {
-        await store.nonces.issueNonce(nonce('n-expired', 1_000_000));
-        await store.nonces.issueNonce(nonce('n-at-boundary', 2_000_000));
-        await store.nonces.issueNonce(nonce('n-live', 3_000_000));
+        await store.payments.issueNonce(nonce('n-expired', 1_000_000));
+        await store.payments.issueNonce(nonce('n-at-boundary', 2_000_000));
+        await store.payments.issueNonce(nonce('n-live', 3_000_000));
 
-        expect(await store.nonces.purgeExpiredNonces(2_000_000)).toBe(1);
-        expect(await store.nonces.findNonce('n-expired')).toBeNull();
-        expect(await store.nonces.findNonce('n-at-boundary')).not.toBeNull();
-        expect(await store.nonces.findNonce('n-live')).not.toBeNull();
+        expect(await store.payments.purgeExpiredNonces(2_000_000)).toBe(1);
+        expect(await store.payments.findNonce('n-expired')).toBeNull();
+        expect(await store.payments.findNonce('n-at-boundary')).not.toBeNull();
+        expect(await store.payments.findNonce('n-live')).not.toBeNull();
 
-        expect(await store.nonces.purgeExpiredNonces(2_000_001)).toBe(1);
-        expect(await store.nonces.purgeExpiredNonces(2_000_001)).toBe(0);
-        expect(await store.nonces.findNonce('n-live')).not.toBeNull();
+        expect(await store.payments.purgeExpiredNonces(2_000_001)).toBe(1);
+        expect(await store.payments.purgeExpiredNonces(2_000_001)).toBe(0);
+        expect(await store.payments.findNonce('n-live')).not.toBeNull();
+      });
+    });
+
+    describe('payment claims', () => {
+      const URL_HASH = 'a'.repeat(64);
+      const NONCE_A = '6f1c2d4e-8a9b-4c3d-9e8f-0a1b2c3d4e5f';
+      const NONCE_B = '7a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d';
+      const ISSUED = 1_800_000_000_000;
+      const EXPIRES = ISSUED + 600_000;
+      const issue = (nonce: string) =>
+        store.payments.issueNonce({
+          nonce,
+          urlHash: URL_HASH,
+          issuedAt: ISSUED,
+          expiresAt: EXPIRES,
+        });
+      const claim = (nonce: string, txId = 'tx-1', at = ISSUED + 1_000): PaymentClaim => ({
+        chain: 'solana',
+        txId,
+        nonce,
+        payer: 'Payer1111111111111111111111111111111111111',
+        amountAtomic: 10_000n,
+        claimedAt: at,
+      });
+
+      it('claims a live nonce with its transaction, once, and keeps the claim', async () => {
+        await issue(NONCE_A);
+        expect(await store.payments.claimPayment(claim(NONCE_A), URL_HASH)).toBe('claimed');
+        expect(await store.payments.findNonce(NONCE_A)).toMatchObject({
+          consumedAt: ISSUED + 1_000,
+        });
+        expect(await store.payments.findClaim('solana', 'tx-1')).toEqual(claim(NONCE_A));
+        // The same transaction on the other chain is another id space.
+        expect(await store.payments.findClaim('base', 'tx-1')).toBeNull();
+      });
+
+      it('refuses the same nonce twice (409) and leaves the first claim as it was', async () => {
+        await issue(NONCE_A);
+        await store.payments.claimPayment(claim(NONCE_A), URL_HASH);
+        expect(await store.payments.claimPayment(claim(NONCE_A, 'tx-2'), URL_HASH)).toBe(
+          'nonce_already_used',
+        );
+        expect(await store.payments.findClaim('solana', 'tx-2')).toBeNull();
+      });
+
+      it('refuses a claimed transaction with a new nonce and leaves that nonce unconsumed', async () => {
+        await issue(NONCE_A);
+        await issue(NONCE_B);
+        await store.payments.claimPayment(claim(NONCE_A), URL_HASH);
+        expect(await store.payments.claimPayment(claim(NONCE_B), URL_HASH)).toBe(
+          'tx_already_claimed',
+        );
+        expect(await store.payments.findNonce(NONCE_B)).toMatchObject({ consumedAt: null });
+        // The nonce is still good for another transaction.
+        expect(await store.payments.claimPayment(claim(NONCE_B, 'tx-2'), URL_HASH)).toBe('claimed');
+      });
+
+      it('refuses an unknown nonce, another URL, and an expired nonce without writing', async () => {
+        await issue(NONCE_A);
+        expect(await store.payments.claimPayment(claim(NONCE_B), URL_HASH)).toBe('nonce_unknown');
+        expect(await store.payments.claimPayment(claim(NONCE_A), 'b'.repeat(64))).toBe(
+          'request_mismatch',
+        );
+        expect(await store.payments.claimPayment(claim(NONCE_A, 'tx-1', EXPIRES), URL_HASH)).toBe(
+          'nonce_expired',
+        );
+        expect(await store.payments.findNonce(NONCE_A)).toMatchObject({ consumedAt: null });
+        expect(await store.payments.findClaim('solana', 'tx-1')).toBeNull();
+        // One millisecond before expiry still counts.
+        expect(
+          await store.payments.claimPayment(claim(NONCE_A, 'tx-1', EXPIRES - 1), URL_HASH),
+        ).toBe('claimed');
+      });
+
+      it('keeps amounts beyond 64 bits exactly', async () => {
+        await issue(NONCE_A);
+        const big = { ...claim(NONCE_A), amountAtomic: 2n ** 70n + 7n };
+        await store.payments.claimPayment(big, URL_HASH);
+        expect((await store.payments.findClaim('solana', 'tx-1'))?.amountAtomic).toBe(
+          2n ** 70n + 7n,
+        );
+      });
+
+      it('lets exactly one of many concurrent claims of one transaction win', async () => {
+        const nonces = Array.from(
+          { length: 20 },
+          (_, i) => `6f1c2d4e-8a9b-4c3d-9e8f-${i.toString(16).padStart(12, '0')}`,
+        );
+        for (const n of nonces) await issue(n);
+        const outcomes = await Promise.all(
+          nonces.map((n) => store.payments.claimPayment(claim(n), URL_HASH)),
+        );
+        expect(outcomes.filter((o) => o === 'claimed')).toHaveLength(1);
+        expect(outcomes.filter((o) => o === 'tx_already_claimed')).toHaveLength(19);
+      });
+
+      it('does not purge consumed nonces', async () => {
+        await issue(NONCE_A);
+        await store.payments.claimPayment(claim(NONCE_A), URL_HASH);
+        expect(await store.payments.purgeExpiredNonces(EXPIRES + 1)).toBe(0);
+        expect(await store.payments.findNonce(NONCE_A)).not.toBeNull();
       });
     });
 

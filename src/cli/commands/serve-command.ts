@@ -10,8 +10,13 @@ import { buildApp } from '../../http/app.js';
 import { createLogger } from '../../observability/logger.js';
 import { openStore } from '../../store/open-store.js';
 
-/** Expired nonces are purged this often (they are useless after their 10-minute life). */
+/** Expired nonces are purged this often. */
 const NONCE_PURGE_INTERVAL_MS = 10 * 60 * 1000;
+/**
+ * Expired nonces are kept this long after expiry, so a late proof is told `nonce_expired`
+ * rather than `nonce_unknown`.
+ */
+const EXPIRED_NONCE_GRACE_MS = 24 * 60 * 60 * 1000;
 
 export async function serveCommand(): Promise<void> {
   const config = loadConfig();
@@ -26,9 +31,11 @@ export async function serveCommand(): Promise<void> {
 
   const app = await buildApp({ config, store, engine, clock: systemClock, logger });
   const purge = setInterval(() => {
-    store.nonces.purgeExpiredNonces(systemClock.now()).catch((error: unknown) => {
-      logger.error({ err: error }, 'nonce purge failed');
-    });
+    store.payments
+      .purgeExpiredNonces(systemClock.now() - EXPIRED_NONCE_GRACE_MS)
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'nonce purge failed');
+      });
   }, NONCE_PURGE_INTERVAL_MS);
   purge.unref();
 

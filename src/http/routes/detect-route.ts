@@ -11,7 +11,9 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config/config.js';
 import type { Verdict } from '../../engine/verdict.js';
 import { AppError } from '../../errors.js';
-import { issueChallenge, offeredChains } from '../../payments/payment-challenge.js';
+import { offeredChains } from '../../payments/payment-challenge.js';
+import type { PaymentGate, PaymentRefusal } from '../../payments/payment-gate.js';
+import { encodeSettlementResponse, readPaymentProof } from '../../payments/payment-proof.js';
 import type { RateLimits, RateLimitState } from '../../ratelimit/rate-limits.js';
 import type { DetectionService } from '../../service/detection-service.js';
 import type { Store } from '../../store/ports.js';
@@ -26,6 +28,7 @@ interface DetectDeps {
   clock: Clock;
   limits: RateLimits;
   service: DetectionService;
+  payments: PaymentGate;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -48,9 +51,6 @@ function verdictJson(verdict: Verdict): string {
   }
   return json;
 }
-
-/** Headers that carry an x402 payment proof (spec §4.1, §5). */
-const PROOF_HEADERS = ['x-payment', 'x-402-signature', 'x-402-nonce', 'x-402-wallet-sig'] as const;
 
 const errorResponses = Object.fromEntries(
   [400, 401, 409, 413, 415, 429, 500, 503].map((status) => [status, ErrorBodySchema]),
@@ -112,30 +112,28 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
       }
 
       enforce(reply, await deps.limits.consumePublic(request.ip));
-      const proof = PROOF_HEADERS.some((name) => request.headers[name] !== undefined);
       const urlHash = deps.service.urlSha256(url);
-      const challenge = await issueChallenge(
-        {
-          nonces: deps.store.nonces,
-          clock: deps.clock,
-          config: deps.config.payments,
-          resource: `${deps.config.publicBaseUrl}/v1/detect`,
-        },
-        proof
-          ? {
-              urlHash,
-              error: 'payment_invalid',
-              reason: 'verification_unavailable',
-              message:
-                'Payment verification is not available on this instance yet; use an enterprise key.',
-            }
-          : {
-              urlHash,
-              error: 'payment_required',
-              message: paymentRequiredMessage(deps.config),
-            },
-      );
-      return reply.code(402).send(challenge);
+      const read = readPaymentProof(request.headers);
+      if (read.kind === 'none') {
+        return reply
+          .code(402)
+          .send(await deps.payments.challenge(urlHash, paymentRequiredMessage(deps.config)));
+      }
+      if (read.kind === 'malformed') {
+        return refuse(request, reply, await deps.payments.malformed(urlHash, read.message));
+      }
+      const verified = await deps.payments.verify(read.proof, urlHash);
+      if (!verified.ok) return refuse(request, reply, verified.refusal);
+      // Judge before claiming: a failure here is a 5xx that consumed nothing, and the same proof
+      // works on retry (spec §3). The verdict is sent only once the claim is stored.
+      const verdict = deps.service.judge(url);
+      const settled = await deps.payments.claim(verified.value, urlHash);
+      if (!settled.ok) return refuse(request, reply, settled.refusal);
+      request.log.info({ payment: { chain: read.proof.chain, form: read.form } }, 'paid request');
+      return (reply as FastifyReply)
+        .header('x-payment-response', encodeSettlementResponse(settled.value))
+        .type(JSON_TYPE)
+        .send(verdictJson(verdict));
     },
   );
 
@@ -156,6 +154,14 @@ function paymentRequiredMessage(config: Config): string {
   const names = offeredChains(config.payments).map((c) => (c === 'solana' ? 'Solana' : 'Base'));
   const where = names.length === 0 ? '' : ` on ${names.join(' or ')}`;
   return `Payment required: ${config.payments.priceUsdc} USDC per request${where}, or an enterprise key.`;
+}
+
+/** Send a refused proof: 402 with the reason and payment instructions (DESIGN §4.4). */
+function refuse(request: FastifyRequest, reply: FastifyReply, refusal: PaymentRefusal) {
+  // The reason only: proofs, transaction ids and nonces stay out of logs (DESIGN §8).
+  request.log.info({ payment: { refused: refusal.reason } }, 'payment refused');
+  if (refusal.retryAfter !== undefined) reply.header('retry-after', String(refusal.retryAfter));
+  return reply.code(402).send(refusal.challenge);
 }
 
 function setRateLimitHeaders(reply: FastifyReply, state: RateLimitState): void {

@@ -1,12 +1,16 @@
 /**
  * @module http/routes/status-route
  * `GET /v1/status` (spec §4.2, DESIGN §4.14): liveness with the service version and the chains
- * this instance accepts; `GET /v1/ready`: readiness, which checks the store.
+ * this instance accepts; `GET /v1/ready`: readiness, which checks the store and reports the RPC of
+ * each offered chain. Only the store decides readiness: a chain RPC is shared by every instance,
+ * so pulling instances out of a load balancer for its outage would also stop enterprise traffic
+ * that needs no chain; paid requests answer 503 `chain_unavailable` meanwhile.
  */
 import Type from 'typebox';
 
 import type { Config } from '../../config/config.js';
 import { offeredChains } from '../../payments/payment-challenge.js';
+import type { PaymentGate } from '../../payments/payment-gate.js';
 import type { Store } from '../../store/ports.js';
 import { SERVICE_VERSION } from '../../version.js';
 import type { TypedApp } from '../typed-app.js';
@@ -25,12 +29,25 @@ export const StatusSchema = Type.Object(
   { $id: 'Status' },
 );
 
+const ChainProbeSchema = Type.Union([
+  Type.Literal('ok'),
+  Type.Literal('unavailable'),
+  Type.Literal('wrong_chain'),
+]);
+
 const ReadySchema = Type.Object({
   status: Type.Union([Type.Literal('ready'), Type.Literal('unavailable')]),
   store: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  chains: Type.Object(
+    { solana: Type.Optional(ChainProbeSchema), base: Type.Optional(ChainProbeSchema) },
+    { description: 'RPC of each offered chain; informational, does not decide readiness' },
+  ),
 });
 
-export function registerStatusRoutes(app: TypedApp, deps: { config: Config; store: Store }): void {
+export function registerStatusRoutes(
+  app: TypedApp,
+  deps: { config: Config; store: Store; payments: PaymentGate },
+): void {
   const chains = offeredChains(deps.config.payments);
   const body = {
     status: 'ok' as const,
@@ -57,21 +74,24 @@ export function registerStatusRoutes(app: TypedApp, deps: { config: Config; stor
     {
       schema: {
         summary: 'Readiness check',
-        description: 'Checks the store; 503 while it is unavailable.',
+        description: 'Checks the store (503 while it is unavailable) and reports the chain RPCs.',
         tags: ['status'],
         response: { 200: ReadySchema, 503: ReadySchema },
       },
     },
     async (request, reply) => {
-      try {
-        await deps.store.ping();
-        return { status: 'ready' as const, store: 'ok' as const };
-      } catch (error) {
-        request.log.error({ err: error }, 'store ping failed');
-        return reply
-          .code(503)
-          .send({ status: 'unavailable' as const, store: 'unavailable' as const });
-      }
+      const [store, chains] = await Promise.all([
+        deps.store.ping().then(
+          () => 'ok' as const,
+          (error: unknown) => {
+            request.log.error({ err: error }, 'store ping failed');
+            return 'unavailable' as const;
+          },
+        ),
+        deps.payments.probeChains(),
+      ]);
+      if (store === 'ok') return { status: 'ready' as const, store, chains };
+      return reply.code(503).send({ status: 'unavailable' as const, store, chains });
     },
   );
 }

@@ -5,6 +5,8 @@
  */
 import Type from 'typebox';
 
+import { PAYMENT_INVALID_REASONS } from '../../payments/payment-invalid-reason.js';
+
 export const ErrorBodySchema = Type.Object(
   {
     status: Type.Integer(),
@@ -68,7 +70,15 @@ export const PaymentChallengeSchema = Type.Object(
     status: Type.Literal(402),
     error: Type.Union([Type.Literal('payment_required'), Type.Literal('payment_invalid')]),
     message: Type.String(),
-    reason: Type.Optional(Type.String({ description: 'payment_invalid sub-code (DESIGN §4.4)' })),
+    reason: Type.Optional(
+      Type.Enum(PAYMENT_INVALID_REASONS, { description: 'payment_invalid sub-code (DESIGN §4.4)' }),
+    ),
+    retry_after: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: 'Seconds before retrying the same proof (reason payment_pending only)',
+      }),
+    ),
     payment: Type.Union([
       Type.Intersect([
         PaymentOptionSchema,

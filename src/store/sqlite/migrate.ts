@@ -10,6 +10,7 @@
 import type Database from 'better-sqlite3';
 
 import { migration001 } from './migrations/001-initial.js';
+import { migration002 } from './migrations/002-payment-claims.js';
 
 /** One schema step. `version` is its number (1, 2, …); `sql` may hold several statements. */
 export interface Migration {
@@ -19,7 +20,7 @@ export interface Migration {
 }
 
 /** Every migration of the SQLite store, in order. Append new ones; never edit applied ones. */
-export const MIGRATIONS: readonly Migration[] = [migration001];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002];
 
 /**
  * Apply the pending migrations to `db`.

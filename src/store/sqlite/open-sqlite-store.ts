@@ -13,7 +13,7 @@ import type { Store } from '../ports.js';
 import { asPromise } from './as-promise.js';
 import { migrate } from './migrate.js';
 import { SqliteKeyStore } from './sqlite-key-store.js';
-import { SqliteNonceStore } from './sqlite-nonce-store.js';
+import { SqlitePaymentStore } from './sqlite-payment-store.js';
 import { SqliteUsageStore } from './sqlite-usage-store.js';
 
 const IN_MEMORY = ':memory:';
@@ -49,7 +49,7 @@ export function openSqliteStore(path: string): Store {
   return {
     keys: new SqliteKeyStore(db),
     usage,
-    nonces: new SqliteNonceStore(db),
+    payments: new SqlitePaymentStore(db),
     ping: () =>
       asPromise(() => {
         ping.get();

@@ -3,7 +3,7 @@
  * First schema of the embedded store: enterprise keys, their usage log and monthly counters, and
  * x402 payment nonces. Tables are STRICT so a wrong type is an error instead of a silent affinity
  * conversion. Times are epoch milliseconds (UTC) and months `YYYY-MM`, as in `store/ports.ts`.
- * The next migration (002) adds `payment_claims`.
+ * Migration 002 adds `payment_claims`.
  */
 
 import type { Migration } from '../migrate.js';

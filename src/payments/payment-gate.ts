@@ -1,0 +1,308 @@
+/**
+ * @module payments/payment-gate
+ * The x402 lifecycle of one request without a key (spec §3, DESIGN §3–4, §6):
+ *
+ * 1. no proof → 402 `payment_required` with a new nonce bound to the URL;
+ * 2. a proof → form checks (no RPC) → nonce checks in the store (unknown, claimed → 409,
+ *    expired, issued for another URL) → transaction not claimed before → chain verification;
+ * 3. the caller judges the URL, then {@link PaymentGate.claim} consumes the nonce and claims the
+ *    transaction in one atomic, durable step; only then is the verdict served.
+ *
+ * Nothing is consumed by a failed verification, a chain outage (503) or a server error before
+ * the claim, so the same proof works on retry. A pending payment keeps its nonce (the 402 re-
+ * issues the same one with `Retry-After`); every other failure issues a fresh nonce as well.
+ */
+import type { Clock } from '../clock.js';
+import type { PaymentConfig } from '../config/config.js';
+import { AppError } from '../errors.js';
+import type { ClaimOutcome, IssuedNonce, PaymentClaim, PaymentStore } from '../store/ports.js';
+import { type BaseVerifier, createBaseVerifier } from './base-verifier.js';
+import {
+  issueChallenge,
+  offeredChains,
+  type PaymentChallengeBody,
+  renderChallenge,
+} from './payment-challenge.js';
+import type { PaymentInvalidReason } from './payment-invalid-reason.js';
+import type { PaymentProof, SettlementResponse } from './payment-proof.js';
+import { createSolanaVerifier, type SolanaVerifier } from './solana-verifier.js';
+import { type ChainProbe, ChainUnavailableError, type Verification } from './verification.js';
+
+/** Seconds a caller should wait after a chain outage before retrying the same proof. */
+export const CHAIN_RETRY_AFTER_SECONDS = 5;
+
+/** A proof that verified on chain and waits for its claim. */
+export interface VerifiedPayment {
+  proof: PaymentProof;
+  payer: string;
+  amountAtomic: bigint;
+}
+
+/** A refused proof: the 402 body to send (it carries the reason and payment instructions). */
+export interface PaymentRefusal {
+  reason: PaymentInvalidReason;
+  challenge: PaymentChallengeBody;
+  /** Seconds for `Retry-After` (pending payments). */
+  retryAfter?: number;
+}
+
+export type GateResult<T> = { ok: true; value: T } | { ok: false; refusal: PaymentRefusal };
+
+interface Verifiers {
+  solana: SolanaVerifier | null;
+  base: BaseVerifier | null;
+}
+
+export class PaymentGate {
+  private readonly verifiers: Verifiers;
+  private readonly offered: ReadonlySet<string>;
+
+  /**
+   * @param deps payment configuration, the store, the clock, and `resource`: the public URL of
+   *   the detect endpoint (the x402 `resource` field).
+   */
+  constructor(
+    private readonly deps: {
+      config: PaymentConfig;
+      store: PaymentStore;
+      clock: Clock;
+      resource: string;
+    },
+  ) {
+    const { config } = deps;
+    this.offered = new Set(offeredChains(config));
+    this.verifiers = {
+      solana:
+        config.solanaRecipient === null
+          ? null
+          : createSolanaVerifier({
+              rpcUrl: config.solanaRpcUrl,
+              recipient: config.solanaRecipient,
+              mint: config.solanaUsdcMint,
+              minAmountAtomic: config.priceAtomic,
+              commitment: config.solanaCommitment,
+              timeoutMs: config.chainRpcTimeoutMs,
+            }),
+      base:
+        config.baseRecipient === null
+          ? null
+          : createBaseVerifier({
+              rpcUrl: config.baseRpcUrl,
+              recipient: config.baseRecipient,
+              usdc: config.baseUsdcContract,
+              minAmountAtomic: config.priceAtomic,
+              minConfirmations: config.baseMinConfirmations,
+              timeoutMs: config.chainRpcTimeoutMs,
+            }),
+    };
+  }
+
+  /**
+   * Readiness of the RPC of each offered chain (DESIGN §4.14), probed in parallel within the
+   * RPC time budget.
+   */
+  async probeChains(): Promise<Partial<Record<'solana' | 'base', ChainProbe>>> {
+    const entries = await Promise.all(
+      (['solana', 'base'] as const)
+        .filter((chain) => this.verifiers[chain] !== null)
+        .map(async (chain) => [chain, await this.verifier(chain).probe()] as const),
+    );
+    return Object.fromEntries(entries);
+  }
+
+  /** 402 `payment_required` with a new nonce bound to `urlHash` (SHA-256 hex of the URL). */
+  challenge(urlHash: string, message: string): Promise<PaymentChallengeBody> {
+    return this.issue({ urlHash, error: 'payment_required', message });
+  }
+
+  /** 402 `payment_invalid` for a proof that is not well-formed (no RPC was made). */
+  async malformed(urlHash: string, detail: string): Promise<PaymentRefusal> {
+    return this.refuse(urlHash, 'malformed_proof', detail);
+  }
+
+  /**
+   * Check a well-formed proof against the store and the chain. Read-only: nothing is consumed.
+   *
+   * @returns the verified payment, or the refusal (402 body) to send.
+   * @throws {AppError} `nonce_already_used` (409) when the nonce was claimed;
+   *   `chain_unavailable` (503, `retryAfter`) when the chain RPC fails or times out.
+   */
+  async verify(proof: PaymentProof, urlHash: string): Promise<GateResult<VerifiedPayment>> {
+    if (!this.offered.has(proof.chain)) {
+      return this.refused(
+        await this.refuse(
+          urlHash,
+          'malformed_proof',
+          `${proof.chain} payments are not accepted here`,
+        ),
+      );
+    }
+    const nonce = await this.deps.store.findNonce(proof.nonce);
+    const early = await this.checkNonce(nonce, urlHash);
+    if (early !== null) return this.refused(early);
+    if ((await this.deps.store.findClaim(proof.chain, txId(proof))) !== null) {
+      return this.refused(await this.alreadyClaimed(urlHash));
+    }
+
+    const memo = `${this.deps.config.prefix}:${proof.nonce}`;
+    let verification: Verification;
+    try {
+      verification =
+        proof.chain === 'solana'
+          ? await this.verifier('solana').verify(proof, memo)
+          : await this.verifier('base').verify(proof, memo);
+    } catch (error) {
+      if (error instanceof ChainUnavailableError) {
+        throw new AppError(
+          'chain_unavailable',
+          `The ${proof.chain === 'solana' ? 'Solana' : 'Base'} RPC is unavailable; nothing was consumed. Retry the same proof later.`,
+          { cause: error, retryAfter: CHAIN_RETRY_AFTER_SECONDS },
+        );
+      }
+      throw error;
+    }
+    if (verification.ok) {
+      return {
+        ok: true,
+        value: { proof, payer: verification.payer, amountAtomic: verification.amountAtomic },
+      };
+    }
+    if (verification.reason === 'payment_pending' && nonce !== null) {
+      const retryAfter = verification.retryAfterSeconds ?? 1;
+      return this.refused({
+        reason: 'payment_pending',
+        retryAfter,
+        challenge: renderChallenge(
+          this.deps,
+          {
+            urlHash,
+            error: 'payment_invalid',
+            reason: 'payment_pending',
+            retryAfter,
+            message: `${verification.detail}. Retry the same proof in ${retryAfter} s; the nonce stays valid.`,
+          },
+          nonce,
+        ),
+      });
+    }
+    return this.refused(await this.refuse(urlHash, verification.reason, verification.detail));
+  }
+
+  /**
+   * Consume the nonce and claim the transaction, atomically and durably. Call after the verdict
+   * is ready and before it is sent.
+   *
+   * @returns the `X-PAYMENT-RESPONSE` content, or the refusal when another request won the race
+   *   for the transaction or the nonce expired meanwhile.
+   * @throws {AppError} `nonce_already_used` (409) when another request claimed the nonce first.
+   */
+  async claim(payment: VerifiedPayment, urlHash: string): Promise<GateResult<SettlementResponse>> {
+    const { proof } = payment;
+    const claim: PaymentClaim = {
+      chain: proof.chain,
+      txId: txId(proof),
+      nonce: proof.nonce,
+      payer: payment.payer,
+      amountAtomic: payment.amountAtomic,
+      claimedAt: this.deps.clock.now(),
+    };
+    const outcome = await this.deps.store.claimPayment(claim, urlHash);
+    if (outcome === 'claimed') {
+      return {
+        ok: true,
+        value: {
+          success: true,
+          transaction: claim.txId,
+          network: proof.chain,
+          payer: payment.payer,
+        },
+      };
+    }
+    return this.refused(await this.claimRefusal(outcome, urlHash));
+  }
+
+  private async checkNonce(
+    nonce: (IssuedNonce & { consumedAt: number | null }) | null,
+    urlHash: string,
+  ): Promise<PaymentRefusal | null> {
+    if (nonce === null) return this.claimRefusal('nonce_unknown', urlHash);
+    if (nonce.consumedAt !== null) return this.claimRefusal('nonce_already_used', urlHash);
+    if (nonce.urlHash !== urlHash) return this.claimRefusal('request_mismatch', urlHash);
+    if (nonce.expiresAt <= this.deps.clock.now()) {
+      return this.claimRefusal('nonce_expired', urlHash);
+    }
+    return null;
+  }
+
+  private async claimRefusal(
+    outcome: Exclude<ClaimOutcome, 'claimed'>,
+    urlHash: string,
+  ): Promise<PaymentRefusal> {
+    switch (outcome) {
+      case 'nonce_already_used':
+        throw new AppError(
+          'nonce_already_used',
+          'This nonce already paid for a request. Request a fresh nonce (send the request without proof) and pay again.',
+        );
+      case 'nonce_unknown':
+        return this.refuse(urlHash, 'nonce_unknown', 'This service did not issue that nonce');
+      case 'nonce_expired':
+        return this.refuse(
+          urlHash,
+          'nonce_expired',
+          `The nonce expired (nonces live ${this.deps.config.nonceTtlSeconds} s)`,
+        );
+      case 'request_mismatch':
+        return this.refuse(
+          urlHash,
+          'request_mismatch',
+          'The nonce was issued for another URL; a payment buys the verdict of the URL it was issued for',
+        );
+      case 'tx_already_claimed':
+        return this.alreadyClaimed(urlHash);
+    }
+  }
+
+  private alreadyClaimed(urlHash: string): Promise<PaymentRefusal> {
+    return this.refuse(
+      urlHash,
+      'tx_already_claimed',
+      'This transaction already paid for a request; each transaction pays once',
+    );
+  }
+
+  /** A refusal with a fresh nonce (DESIGN §4.4: every reason but `payment_pending`). */
+  private async refuse(
+    urlHash: string,
+    reason: PaymentInvalidReason,
+    detail: string,
+  ): Promise<PaymentRefusal> {
+    const challenge = await this.issue({
+      urlHash,
+      error: 'payment_invalid',
+      reason,
+      message: `Payment not accepted (${reason}): ${detail}. Pay again with the fresh nonce below.`,
+    });
+    return { reason, challenge };
+  }
+
+  private issue(request: Parameters<typeof issueChallenge>[1]): Promise<PaymentChallengeBody> {
+    return issueChallenge({ ...this.deps, nonces: this.deps.store }, request);
+  }
+
+  private refused<T>(refusal: PaymentRefusal): GateResult<T> {
+    return { ok: false, refusal };
+  }
+
+  private verifier<C extends keyof Verifiers>(chain: C): NonNullable<Verifiers[C]> {
+    const verifier = this.verifiers[chain];
+    // `offered` and `verifiers` are built from the same recipients, so this cannot happen.
+    if (verifier === null) throw new Error(`no ${chain} verifier although ${chain} is offered`);
+    return verifier;
+  }
+}
+
+/** The id a claim is keyed on: Solana signature or Base transaction hash (lower case). */
+function txId(proof: PaymentProof): string {
+  return proof.chain === 'solana' ? proof.txSignature : proof.txHash;
+}

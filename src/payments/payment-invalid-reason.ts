@@ -1,0 +1,36 @@
+/**
+ * @module payments/payment-invalid-reason
+ * The `reason` sub-codes of a 402 `payment_invalid` (DESIGN §4.4), in one list that drives the
+ * type, the OpenAPI schema and the docs.
+ */
+
+export const PAYMENT_INVALID_REASONS = [
+  /** The nonce was never issued here (or was purged long after it expired). */
+  'nonce_unknown',
+  /** The nonce is older than its lifetime (10 minutes). */
+  'nonce_expired',
+  /** The nonce was issued for another URL (DESIGN §4.6). */
+  'request_mismatch',
+  /** The transaction is not yet final enough; retry the same proof after `retry_after`. */
+  'payment_pending',
+  /** The chain does not know the transaction. */
+  'tx_not_found',
+  /** The transaction failed on chain. */
+  'tx_failed',
+  /** Solana: the memo is not `<prefix>:<nonce>`. */
+  'memo_mismatch',
+  /** Less than the price reached the recipient. */
+  'amount_too_low',
+  /** USDC went to another address. */
+  'wrong_recipient',
+  /** Another token than USDC was sent. */
+  'wrong_token',
+  /** Base: the nonce signature does not recover to the sender. */
+  'signer_mismatch',
+  /** The transaction already paid for a request (claims are permanent, DESIGN §4.7). */
+  'tx_already_claimed',
+  /** The proof headers are not well-formed (checked before any chain request). */
+  'malformed_proof',
+] as const;
+
+export type PaymentInvalidReason = (typeof PAYMENT_INVALID_REASONS)[number];
