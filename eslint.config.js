@@ -25,6 +25,23 @@ const ENGINE_FORBIDDEN_IMPORTS = [
   'node:child_process',
 ];
 
+/** `no-restricted-syntax` selectors. Flat config replaces a rule's options as a whole, so every
+ * block that sets the rule lists all the selectors that apply to its files. */
+const NO_RAW_FETCH = {
+  selector: "CallExpression[callee.name='fetch']",
+  message: 'Outbound HTTP goes through the SSRF-safe client in src/net/ (not yet built).',
+};
+const NO_SECRET_EQUALITY = {
+  // Presence checks (`=== null`, `=== undefined`) compare no secret bytes and are allowed.
+  selector:
+    "BinaryExpression[operator=/^[!=]==?$/]:not([right.raw='null']):not([right.name='undefined']) > Identifier[name=/(secret|apiKey|keyHash|token)$/i]",
+  message: 'Compare secrets with timingSafeEqual (see src/access/api-key.ts), never ===.',
+};
+const NO_RAW_URL_PARSING = {
+  selector: "NewExpression[callee.name='URL']",
+  message: 'Parse untrusted URLs with normalizeUrl() from src/engine/url/.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', 'node_modules/', 'data/', '.linkguard/'] },
   js.configs.recommended,
@@ -45,18 +62,7 @@ export default tseslint.config(
       // Template literals with numbers are everywhere in messages; they are safe.
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       'no-console': 'error',
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.name='fetch']",
-          message: 'Outbound HTTP goes through the SSRF-safe client in src/net/ (not yet built).',
-        },
-        {
-          selector:
-            'BinaryExpression[operator=/^[!=]==?$/] > Identifier[name=/(secret|apiKey|keyHash|token)$/i]',
-          message: 'Compare secrets with timingSafeEqual (see src/access/api-key.ts), never ===.',
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_RAW_FETCH, NO_SECRET_EQUALITY],
     },
   },
   {
@@ -87,17 +93,16 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/engine/url/**', 'src/config/**'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "NewExpression[callee.name='URL']",
-          message: 'Parse untrusted URLs with normalizeUrl() from src/engine/url/.',
-        },
-        {
-          selector: "CallExpression[callee.name='fetch']",
-          message: 'Outbound HTTP goes through the SSRF-safe client in src/net/ (not yet built).',
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_RAW_URL_PARSING, NO_RAW_FETCH, NO_SECRET_EQUALITY],
+    },
+  },
+  {
+    // The paying client (src/client/) runs on the user's side and calls the linkguard service the
+    // user chose, so it uses fetch directly; the SSRF-safe client is for the service's own outbound
+    // requests to URLs it is asked to judge.
+    files: ['src/client/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', NO_RAW_URL_PARSING, NO_SECRET_EQUALITY],
     },
   },
   {

@@ -1,7 +1,9 @@
 /**
  * @module cli/main
  * The `linkguard` command: `serve`, `keys`, `check`, `eval`, `migrate`. Every command reads the
- * same environment configuration as the server (README "Configuration").
+ * same environment configuration as the server (README "Configuration"), except `pay-check`, a
+ * client of a running service: it judges one URL by paying the x402 challenge like a
+ * pay-per-request user (options only, plus LINKGUARD_BASE_PRIVATE_KEY).
  */
 import { pathToFileURL } from 'node:url';
 
@@ -14,6 +16,7 @@ import { SERVICE_VERSION } from '../version.js';
 import { checkCommand } from './commands/check-command.js';
 import { evalCommand } from './commands/eval-command.js';
 import { keysCommand } from './commands/keys-command.js';
+import { payCheckCommand } from './commands/pay-check-command.js';
 import { serveCommand } from './commands/serve-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -37,6 +40,7 @@ export function program(): Command {
   root.addCommand(keysCommand());
   root.addCommand(checkCommand());
   root.addCommand(evalCommand());
+  root.addCommand(payCheckCommand());
   return root;
 }
 

@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
 import { Compile } from 'typebox/compile';
 import { describe, expect, it } from 'vitest';
+import { PaymentRequirementsSchema } from 'x402/types';
 
 import { PaymentChallengeSchema } from '../../src/http/schemas/error-schemas.js';
 import { detect } from '../helpers/detect-request.js';
@@ -140,6 +141,22 @@ describe('402 payment_required', () => {
       extra: { nonce, sign_message_template: 'linkguard:<nonce>' },
     });
     for (const entry of body.accepts) expect(typeof entry.description).toBe('string');
+  });
+
+  it('has `accepts` entries that are valid x402 v1 PaymentRequirements (x402 npm package)', async () => {
+    const { app } = await start(bothChains);
+    const body = expectChallenge(
+      await detect(app, { url: 'https://paypal.com' }),
+      'payment_required',
+    );
+    expect(body.accepts).toHaveLength(2);
+    for (const entry of body.accepts) {
+      const parsed = PaymentRequirementsSchema.safeParse(entry);
+      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    }
+    // A wrong entry does fail that schema (the check can fail).
+    const broken = { ...body.accepts[0], maxAmountRequired: '0.01' };
+    expect(PaymentRequirementsSchema.safeParse(broken).success).toBe(false);
   });
 
   it('stores the nonce with the clock time, a 600 s life and the hash of the normalized URL', async () => {

@@ -214,7 +214,12 @@ describe('openSqliteStore', () => {
   it('never purges a consumed nonce, even long expired', async () => {
     const store = openTracked();
     await store.payments.issueNonce({ nonce: 'paid', urlHash: 'd', issuedAt: 0, expiresAt: 1_000 });
-    await store.payments.issueNonce({ nonce: 'stale', urlHash: 'd', issuedAt: 0, expiresAt: 1_000 });
+    await store.payments.issueNonce({
+      nonce: 'stale',
+      urlHash: 'd',
+      issuedAt: 0,
+      expiresAt: 1_000,
+    });
     // The ports have no consume operation yet (it arrives with payment claims): mark it in SQL.
     raw().prepare("UPDATE payment_nonces SET consumed_at = 500 WHERE nonce = 'paid'").run();
 
