@@ -33,6 +33,10 @@ import { parseArgs } from 'node:util';
 import autocannon, { type AutocannonInstance, type AutocannonRequest } from 'autocannon';
 
 import { BENCH_URL_CATEGORIES, BENCH_URLS } from './bench-urls.js';
+import {
+  SECTION_END as PAYMENTS_SECTION_END,
+  SECTION_START as PAYMENTS_SECTION_START,
+} from './payments-section.js';
 import { cpuUse, snapshot } from './support/cpu-accounting.js';
 import { summariseCpuProfile } from './support/cpu-profile.js';
 import { benchEngine } from './support/engine-bench.js';
@@ -480,9 +484,21 @@ async function main(): Promise<void> {
   };
   console.log(`\n${renderConsole(report)}`);
   mkdirSync(dirname(options.out), { recursive: true });
-  writeFileSync(options.out, renderMarkdown(report));
+  // The payments section comes from `npm run bench:payments`; keep it when rewriting the file.
+  const payments = paymentsSection(options.out);
+  writeFileSync(options.out, renderMarkdown(report) + payments);
   console.log(`\nwrote ${relative(ROOT, options.out)}`);
   if (profile !== null) console.log(`CPU profile kept at ${profile.file}`);
+}
+
+/** The `npm run bench:payments` section of `file` (with a leading newline), or ''. */
+function paymentsSection(file: string): string {
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const from = previous.indexOf(PAYMENTS_SECTION_START);
+  const to = previous.indexOf(PAYMENTS_SECTION_END);
+  return from !== -1 && to > from
+    ? `\n${previous.slice(from, to + PAYMENTS_SECTION_END.length)}\n`
+    : '';
 }
 
 let signalled = false;
