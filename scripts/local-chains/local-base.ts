@@ -54,7 +54,12 @@ const RPC_TIMEOUT_MS = 10_000;
 /** Keep this much of anvil's output for error messages; the rest is drained and dropped. */
 const OUTPUT_TAIL_CHARS = 4_000;
 
-/** Platform packages that @foundry-rs/anvil 1.7.1 lists as optionalDependencies (its const.mjs). */
+/**
+ * Foundry's npm platform packages of anvil 1.7.1 (the `@foundry-rs/anvil` wrapper's const.mjs).
+ * The project depends on the linux-x64 one directly, as an optional dependency: the wrapper
+ * lists all platforms, and a registry that lacks some of them breaks `npm ci`. Elsewhere,
+ * `npm i -D @foundry-rs/anvil` or `ANVIL_BIN` (a Foundry install) provides the binary.
+ */
 const ANVIL_PACKAGES: Partial<Record<string, string>> = {
   'linux-x64': '@foundry-rs/anvil-linux-amd64',
   'linux-arm64': '@foundry-rs/anvil-linux-arm64',
@@ -103,13 +108,15 @@ function killOnExit(child: ChildProcess): void {
 }
 
 /**
- * Path of the anvil binary from the platform package that `@foundry-rs/anvil` installs as an
- * optional dependency. Spawning the binary directly (not the package's `bin.mjs` shim) avoids a
- * second Node process and lets `stop()` signal anvil itself.
+ * Path of the anvil binary: `ANVIL_BIN` when set, else the binary of this platform's npm
+ * package. Spawning the binary directly (not a `bin.mjs` shim) avoids a second Node process and
+ * lets `stop()` signal anvil itself.
  *
  * @throws Error naming the package to install when this platform's package is missing.
  */
 function resolveAnvilBinary(): string {
+  const fromEnvironment = process.env.ANVIL_BIN;
+  if (fromEnvironment !== undefined && fromEnvironment !== '') return fromEnvironment;
   const key = `${process.platform}-${process.arch}`;
   const packageName = ANVIL_PACKAGES[key];
   if (packageName === undefined) {
@@ -120,8 +127,8 @@ function resolveAnvilBinary(): string {
     return createRequire(import.meta.url).resolve(`${packageName}/bin/${binary}`);
   } catch (error) {
     throw new Error(
-      `anvil binary not found: ${packageName} is not installed (it is an optional dependency of the ` +
-        `@foundry-rs/anvil devDependency; run npm install without --omit=optional)`,
+      `anvil binary not found: install ${packageName} (npm i -D ${packageName}@1.7.1) or set ` +
+        'ANVIL_BIN to an anvil binary (https://getfoundry.sh)',
       { cause: error },
     );
   }
