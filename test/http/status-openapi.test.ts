@@ -66,6 +66,7 @@ interface OpenApiDoc {
 }
 interface OperationDoc {
   security?: Record<string, string[]>[];
+  parameters?: { in: string; name: string; required?: boolean }[];
   requestBody?: { content: Record<string, { schema: unknown }> };
   responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>;
 }
@@ -99,6 +100,16 @@ describe('GET /v1/openapi.json', () => {
     const detect = doc.paths['/v1/detect']?.post;
     expect(detect?.security).toEqual([{ enterpriseKey: [] }, { x402: [] }]);
     expect(detect?.requestBody?.content).toHaveProperty('application/json');
+    // The proof headers, both forms, none required.
+    const headers = (detect?.parameters ?? []).filter((p) => p.in === 'header');
+    expect(headers.map((p) => p.name).sort()).toEqual([
+      'x-402-chain',
+      'x-402-nonce',
+      'x-402-signature',
+      'x-402-wallet-sig',
+      'x-payment',
+    ]);
+    expect(headers.some((p) => p.required === true)).toBe(false);
   });
 
   it('documents every status POST /v1/detect can return, each with a JSON body schema', async () => {

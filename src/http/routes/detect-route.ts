@@ -5,6 +5,7 @@
  * service.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 
 import { authenticateKey, bearerToken } from '../../access/authenticate-key.js';
 import type { Clock } from '../../clock.js';
@@ -52,6 +53,28 @@ function verdictJson(verdict: Verdict): string {
   return json;
 }
 
+/**
+ * The proof headers, for the API description only: every value is a plain string here, and
+ * `readPaymentProof` checks their form (a malformed proof is 402 `malformed_proof`, not 400).
+ */
+const ProofHeadersSchema = Type.Object({
+  'x-payment': Type.Optional(
+    Type.String({ description: 'Preferred proof: base64 JSON (see the x402 security scheme)' }),
+  ),
+  'x-402-chain': Type.Optional(
+    Type.String({ description: 'Legacy proof: "solana" (default) or "base"' }),
+  ),
+  'x-402-signature': Type.Optional(
+    Type.String({ description: 'Legacy proof: Solana transaction signature or Base tx hash' }),
+  ),
+  'x-402-nonce': Type.Optional(
+    Type.String({ description: 'Legacy proof: the nonce of the 402 that was paid' }),
+  ),
+  'x-402-wallet-sig': Type.Optional(
+    Type.String({ description: 'Legacy proof, Base: EIP-191 signature of "<prefix>:<nonce>"' }),
+  ),
+});
+
 const errorResponses = Object.fromEntries(
   [400, 401, 409, 413, 415, 429, 500, 503].map((status) => [status, ErrorBodySchema]),
 );
@@ -65,8 +88,12 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
         description:
           'Returns safe / caution / danger with trust score, impersonated brand, threat types, ' +
           'all 23 signals and details. Pay 0.01 USDC per request (x402, Solana or Base) or send an ' +
-          'enterprise key. Without either, the answer is 402 with payment instructions and a nonce.',
+          'enterprise key. Without either, the answer is 402 with payment instructions and a nonce; ' +
+          'pay, then re-send the identical request with the proof (X-PAYMENT, or the X-402-* ' +
+          'headers). A paid 200 carries X-PAYMENT-RESPONSE: base64 of {success, transaction, ' +
+          'network, payer}.',
         tags: ['detect'],
+        headers: ProofHeadersSchema,
         body: DetectRequestSchema,
         security: [{ enterpriseKey: [] }, { x402: [] }],
         response: { 200: VerdictSchema, 402: PaymentChallengeSchema, ...errorResponses },
