@@ -2,9 +2,10 @@
  * @module payments/payment-challenge
  * The x402 402 challenge (spec §2.6, §3; DESIGN §4.1–4.2, §4.6). One body carries both shapes so
  * both kinds of client work: the spec's `payment` object (primary option plus `alternatives`) and
- * the x402 v1 envelope `{x402Version: 1, accepts: […]}`. Every challenge issues a new single-use
+ * the x402 v1 envelope `{x402Version: 1, accepts: […]}`. A challenge issues a new single-use
  * UUIDv4 nonce, stored with its issue time and the SHA-256 of the normalized URL it was issued
- * for, valid for the configured TTL (10 minutes by default).
+ * for, valid for the configured TTL (10 minutes by default) — except the answer to a pending
+ * payment, which renders the nonce being paid again (DESIGN §4.4).
  */
 import { randomUUID } from 'node:crypto';
 

@@ -142,6 +142,11 @@ describe('a valid Solana payment', () => {
       ]);
       expect(JSON.stringify(rows)).not.toContain('example.com');
       expect((await s.context.store.payments.findNonce(nonce))?.consumedAt).toBe(T0);
+
+      // Logs name the chain and header form of a paid request, never the proof or the payer.
+      const logs = s.context.logs.text();
+      expect(logs).toContain('paid request');
+      for (const secret of [signature, nonce, s.payer.address]) expect(logs).not.toContain(secret);
     },
   );
 
