@@ -53,7 +53,10 @@ export interface BasePayer {
   account: LocalAccount;
   /** A Base mainnet RPC (the sender refuses any chain id other than 8453). */
   rpcUrl: string;
-  /** Confirmations to wait for before presenting the proof. Default 1. */
+  /**
+   * Confirmations to wait for before presenting the proof. Default: what the 402 asks
+   * (`extra.min_confirmations`, at most 64), else 1.
+   */
   confirmations?: number;
   /** Give up waiting for the receipt after this many milliseconds. Default 60 000. */
   timeoutMs?: number;
@@ -128,11 +131,15 @@ interface Offer {
   nonce: string;
   /** Solana memo or Base message to sign: `<prefix>:<nonce>`. */
   binding: string;
+  /** Base: confirmations the service asks (`extra.min_confirmations`), when it says. */
+  minConfirmations?: number;
 }
 
 const DEFAULT_MAX_PRICE_ATOMIC = 10_000n;
 const DEFAULT_RETRY_AFTER_S = 1;
 const MAX_WAIT_MS = 10_000;
+/** At most this many Base blocks (~2 min at 2 s) are awaited because a 402 asked for them. */
+const MAX_WAITED_CONFIRMATIONS = 64;
 /** USDC has 6 decimals on both chains; used only for the spec's decimal `payment.amount` shape. */
 const USDC_DECIMALS = 6;
 const PRODUCTION_USDC: Readonly<Record<Chain, string>> = {
@@ -282,7 +289,9 @@ async function pay(options: SolanaPayer | BasePayer, offer: Offer): Promise<Paym
     token: getAddress(offer.asset),
     recipient: getAddress(offer.payTo),
     amountAtomic: offer.amountAtomic,
-    ...(options.confirmations === undefined ? {} : { confirmations: options.confirmations }),
+    // Wait for what the service asks before presenting, so no `payment_pending` round trip is
+    // spent (each one counts against the per-IP rate limit); an explicit option wins.
+    ...confirmationsFor(options.confirmations, offer.minConfirmations),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.pollingIntervalMs === undefined
       ? {}
@@ -290,6 +299,16 @@ async function pay(options: SolanaPayer | BasePayer, offer: Offer): Promise<Paym
   });
   if (result.failed) throw failedPayment(result.txHash);
   return { chain: 'base', txHash: result.txHash, walletSig, nonce: offer.nonce };
+}
+
+/** Confirmations to wait for, capped so a hostile 402 cannot stall the client for hours. */
+function confirmationsFor(
+  explicit: number | undefined,
+  asked: number | undefined,
+): { confirmations?: number } {
+  if (explicit !== undefined) return { confirmations: explicit };
+  if (asked === undefined) return {};
+  return { confirmations: Math.min(Math.max(1, asked), MAX_WAITED_CONFIRMATIONS) };
 }
 
 function failedPayment(transaction: string): PaymentClientError {
@@ -377,6 +396,7 @@ function offerFromAccepts(entry: Json, chain: Chain): Offer {
     chain === 'solana'
       ? [extra.memo, extra.memo_template]
       : [extra.message, extra.sign_message_template];
+  const asked = extra.min_confirmations;
   return {
     network: chain,
     amountAtomic: BigInt(amount),
@@ -384,6 +404,7 @@ function offerFromAccepts(entry: Json, chain: Chain): Offer {
     asset: str(entry.asset),
     nonce,
     binding: typeof exact === 'string' ? exact : str(template).replaceAll('<nonce>', nonce),
+    ...(typeof asked === 'number' && Number.isInteger(asked) ? { minConfirmations: asked } : {}),
   };
 }
 

@@ -71,6 +71,8 @@ interface AcceptsEntry {
     memo?: string;
     sign_message_template?: string;
     message?: string;
+    /** Base: blocks the payment needs before the proof is accepted (BASE_MIN_CONFIRMATIONS). */
+    min_confirmations?: number;
   };
 }
 
@@ -187,7 +189,13 @@ export function renderChallenge(
     extra:
       option.chain === 'solana'
         ? { nonce, memo_template: template, memo: bound }
-        : { nonce, sign_message_template: template, message: bound },
+        : {
+            nonce,
+            sign_message_template: template,
+            message: bound,
+            // A client that waits for these before presenting its proof needs no pending retry.
+            min_confirmations: config.baseMinConfirmations,
+          },
   }));
   const [primary, ...alternatives] = options;
   return {

@@ -138,8 +138,9 @@ describe('402 payment_required', () => {
       network: 'base',
       payTo: BASE_RECIPIENT,
       asset: BASE_USDC,
-      extra: { nonce, sign_message_template: 'linkguard:<nonce>' },
+      extra: { nonce, sign_message_template: 'linkguard:<nonce>', min_confirmations: 2 },
     });
+    expect(body.accepts[0]?.extra).not.toHaveProperty('min_confirmations');
     for (const entry of body.accepts) expect(typeof entry.description).toBe('string');
   });
 

@@ -117,23 +117,43 @@ describe('the paying fetch against the service', () => {
     expect(paid).toMatchObject({ verdict: 'danger', brand: 'PayPal' });
   });
 
-  it('waits for Base confirmations: payment_pending, then the same proof is served', async () => {
-    const { url } = await listening({ BASE_MIN_CONFIRMATIONS: '2' });
+  /** Pay on Base for example.com while anvil (which mines on demand) gets a block every 200 ms. */
+  async function payOnBaseWhileMining(url: string, confirmations?: number) {
     const events: PayingFetchEvent[] = [];
-    const payingFetch = await payingFetchFor('base', 'x-payment', events);
-    // anvil mines on demand: produce the second block while the client waits Retry-After.
+    const payingFetch = createPayingFetch({
+      chain: 'base',
+      account: await base.newFundedAccount(1_000_000n),
+      rpcUrl: base.rpcUrl,
+      pollingIntervalMs: 20,
+      ...(confirmations === undefined ? {} : { confirmations }),
+      onEvent: (event) => events.push(event),
+    });
     const miner = setInterval(() => {
       void base.mine(1);
-    }, 500);
+    }, 200);
     try {
       const response = await payingFetch(url, post('https://example.com/'));
       expect(response.status).toBe(200);
     } finally {
       clearInterval(miner);
     }
+    expect(events.filter((e) => e.type === 'paid')).toHaveLength(1);
+    return events;
+  }
+
+  it('waits for the confirmations the 402 asks before presenting: no pending round trip', async () => {
+    const { url } = await listening({ BASE_MIN_CONFIRMATIONS: '3' });
+    const events = await payOnBaseWhileMining(url);
+    expect(events.filter((e) => e.type === 'retry')).toEqual([]);
+    expect(events.at(-1)).toMatchObject({ type: 'settled', status: 200, attempts: 1 });
+  });
+
+  it('presenting too early: payment_pending, then the same proof is served', async () => {
+    const { url } = await listening({ BASE_MIN_CONFIRMATIONS: '3' });
+    const events = await payOnBaseWhileMining(url, 1);
     const retries = events.filter((e) => e.type === 'retry');
     expect(retries.length).toBeGreaterThanOrEqual(1);
-    expect(retries[0]).toMatchObject({ status: 402, reason: 'payment_pending', waitMs: 2000 });
-    expect(events.filter((e) => e.type === 'paid')).toHaveLength(1);
+    // Two blocks missing at Base's 2 s block time.
+    expect(retries[0]).toMatchObject({ status: 402, reason: 'payment_pending', waitMs: 4000 });
   });
 });

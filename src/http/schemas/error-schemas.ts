@@ -61,6 +61,12 @@ const AcceptsEntrySchema = Type.Object({
     memo_template: Type.Optional(Type.String()),
     memo: Type.Optional(Type.String()),
     sign_message_template: Type.Optional(Type.String()),
+    min_confirmations: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: "Base: blocks (the payment's own included) before the proof is accepted",
+      }),
+    ),
     message: Type.Optional(Type.String()),
   }),
 });
