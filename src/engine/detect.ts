@@ -5,6 +5,7 @@
  * which of them ran through {@link LayerCoverage}.
  */
 import type { Engine } from './create-engine.js';
+import { type IntelEvidence, NO_INTEL } from './intel-evidence.js';
 import { analyzeUrl } from './rules/analyze-url.js';
 import { buildVerdict, type LayerCoverage, type RedirectVerdict } from './scoring/build-verdict.js';
 import { judgeUrl } from './scoring/url-rules.js';
@@ -45,13 +46,17 @@ export function detectUrl(
 /**
  * Judge a URL already accepted by `normalizeUrl()` (callers that validate first, such as the
  * HTTP layer, which must answer 400 before it looks at payment or keys).
+ *
+ * @param intel what layer 2 found about this URL (the service looks it up); a redirect-parameter
+ *   target is judged by the URL layer only.
  */
 export function judgeParsedUrl(
   engine: Engine,
   url: ParsedUrl,
   coverage: LayerCoverage = URL_LAYER_ONLY,
+  intel: IntelEvidence = NO_INTEL,
 ): Verdict {
-  return judge(engine, url, coverage, true);
+  return judge(engine, url, coverage, true, intel);
 }
 
 function judge(
@@ -59,6 +64,7 @@ function judge(
   url: ParsedUrl,
   coverage: LayerCoverage,
   followRedirect: boolean,
+  intel: IntelEvidence = NO_INTEL,
 ): Verdict {
   const analysis = analyzeUrl(engine.context, url);
   let redirect: RedirectVerdict | null = null;
@@ -71,5 +77,5 @@ function judge(
       };
     }
   }
-  return buildVerdict(analysis, judgeUrl(analysis), coverage, redirect, !followRedirect);
+  return buildVerdict(analysis, judgeUrl(analysis), coverage, redirect, !followRedirect, intel);
 }

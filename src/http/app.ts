@@ -12,6 +12,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config, TrustProxy } from '../config/config.js';
 import type { Engine } from '../engine/create-engine.js';
+import { IntelLayer } from '../intel/intel-layer.js';
 import { PaymentGate } from '../payments/payment-gate.js';
 import { RateLimits } from '../ratelimit/rate-limits.js';
 import { DetectionService } from '../service/detection-service.js';
@@ -28,6 +29,11 @@ export interface AppDeps {
   engine: Engine;
   clock: Clock;
   logger: FastifyBaseLogger;
+  /**
+   * Layer 2. Absent: an intel layer over the store's feeds without RDAP or Web Risk, loaded
+   * once (no polling) — what tests and tools need.
+   */
+  intel?: IntelLayer;
 }
 
 /** Largest accepted body: a 2048-character URL in JSON fits many times over. */
@@ -80,7 +86,12 @@ export async function buildApp(deps: AppDeps) {
     deps.config.publicRateLimitPerMinute,
     deps.config.keyRateLimitPerMinute,
   );
-  const service = new DetectionService(deps.engine, deps.store, deps.clock);
+  const intel = deps.intel ?? new IntelLayer({ engine: deps.engine, store: deps.store.intel });
+  await intel.refresh();
+  const service = new DetectionService(deps.engine, deps.store, deps.clock, intel);
+  intel.onSwap(() => {
+    service.clearCache();
+  });
 
   await registerOpenApi(app, deps.config);
   const payments = new PaymentGate({

@@ -1,8 +1,9 @@
 /**
  * @module service/detection-service
- * The one detection service behind every door (HTTP, CLI, later MCP): validate the URL, run the
- * engine, and for enterprise keys count the monthly allowance and write the usage row. Doors stay
- * thin, so a verdict is identical whichever door it came through (spec §1).
+ * The one detection service behind every door (HTTP, CLI, later MCP): validate the URL, look it up
+ * in threat intelligence (layer 2), run the engine, record non-safe verdicts in the per-domain
+ * history, and for enterprise keys count the monthly allowance and write the usage row. Doors
+ * stay thin, so a verdict is identical whichever door it came through (spec §1).
  */
 import { hash } from 'node:crypto';
 
@@ -14,17 +15,29 @@ import type { LayerCoverage } from '../engine/scoring/build-verdict.js';
 import { normalizeUrl, type ParsedUrl } from '../engine/url/normalize-url.js';
 import type { Verdict } from '../engine/verdict.js';
 import { AppError } from '../errors.js';
+import type { IntelLayer } from '../intel/intel-layer.js';
 import type { ApiKeyRecord, Store } from '../store/ports.js';
 import { DEFAULT_VERDICT_CACHE_SIZE, VerdictCache } from './verdict-cache.js';
 
 /**
- * Layers the service runs. Threat intelligence and page analysis are not part of this version;
- * verdicts say so in their reason. Every door uses this, so verdicts are identical across doors.
+ * Layers of a service without threat intelligence. Page analysis is not part of this version;
+ * verdicts say so in their reason.
  */
 export const SERVICE_COVERAGE: LayerCoverage = Object.freeze({
   intel: 'unavailable',
   page: 'unavailable',
 });
+
+/** Layers of a service with threat intelligence. */
+const INTEL_COVERAGE: LayerCoverage = Object.freeze({ intel: 'ran', page: 'unavailable' });
+
+/**
+ * How long a verdict stays cached when layer 2 ran: feeds are refreshed and swapped (which also
+ * clears the cache), and a domain's age grows.
+ */
+const INTEL_VERDICT_TTL_MS = 10 * 60 * 1000;
+/** A verdict whose domain age was unknown is re-judged soon: the RDAP answer may be cached by then. */
+const UNKNOWN_AGE_VERDICT_TTL_MS = 60 * 1000;
 
 /** Length of the truncated hash in the usage log: 16 hex characters = 64 bits (spec §1). */
 const USAGE_HASH_HEX = 16;
@@ -43,13 +56,28 @@ export class DetectionService {
    * @param clock time source.
    * @param cacheSize verdicts kept in memory by normalized URL (0 disables the cache).
    */
+  /**
+   * @param intel layer 2; null when the service runs without it (verdicts then say so).
+   */
   constructor(
     private readonly engine: Engine,
     private readonly store: Store,
     private readonly clock: Clock,
+    private readonly intel: IntelLayer | null = null,
     cacheSize: number = DEFAULT_VERDICT_CACHE_SIZE,
   ) {
-    this.cache = new VerdictCache(cacheSize);
+    this.cache = new VerdictCache(cacheSize, () => this.clock.now());
+  }
+
+  /** Which layers run now (feeds may be imported while the service runs). */
+  coverage(): LayerCoverage {
+    const intel = this.intel?.coverage ?? 'unavailable';
+    return intel === 'ran' ? INTEL_COVERAGE : SERVICE_COVERAGE;
+  }
+
+  /** Forget cached verdicts: call when the threat index was swapped. */
+  clearCache(): void {
+    this.cache.clear();
   }
 
   /**
@@ -71,14 +99,49 @@ export class DetectionService {
   }
 
   /**
-   * Judge a validated URL, from the verdict cache when it was judged before. Nothing is recorded.
-   * The returned verdict is frozen.
+   * Judge a validated URL, from the verdict cache when it was judged before, and record a
+   * non-safe verdict in the domain's history. Never fails because of layer 2 (its sources
+   * degrade to unknown).
    */
-  judge(url: ParsedUrl): Verdict {
-    return (
-      this.cache.get(url.href) ??
-      this.cache.set(url.href, judgeParsedUrl(this.engine, url, SERVICE_COVERAGE))
-    );
+  async judge(url: ParsedUrl): Promise<Verdict> {
+    let verdict = this.cache.get(url.href);
+    if (verdict === undefined) {
+      const coverage = this.coverage();
+      if (this.intel === null || coverage.intel !== 'ran') {
+        verdict = this.cache.set(url.href, judgeParsedUrl(this.engine, url, coverage));
+      } else {
+        const evidence = await this.intel.evidence(url);
+        const fresh = judgeParsedUrl(this.engine, url, coverage, evidence);
+        const ttl =
+          evidence.domainAge.status === 'unknown' && this.intel.hasDomainAge
+            ? UNKNOWN_AGE_VERDICT_TTL_MS
+            : INTEL_VERDICT_TTL_MS;
+        verdict = this.cache.set(url.href, fresh, ttl);
+      }
+    }
+    if (verdict.verdict !== 'safe' && url.registrableDomain !== null) {
+      this.recordHistory(url.registrableDomain, verdict);
+    }
+    return verdict;
+  }
+
+  private recordHistory(domain: string, verdict: Verdict): void {
+    const sources = verdict.details.matched_patterns
+      .filter((code) => code.startsWith('intel:'))
+      .map((code) => code.slice('intel:'.length));
+    void this.store.intel
+      .recordHistory([
+        {
+          domain,
+          at: this.clock.now(),
+          verdict: verdict.verdict === 'danger' ? 'danger' : 'caution',
+          threatTypes: verdict.threat_types,
+          sources,
+        },
+      ])
+      .catch(() => {
+        // Best effort: the history must never fail a verdict.
+      });
   }
 
   /**
@@ -108,7 +171,7 @@ export class DetectionService {
     }
     let verdict: Verdict;
     try {
-      verdict = this.judge(url);
+      verdict = await this.judge(url);
     } catch (error) {
       if (capped !== null) await this.store.usage.releaseMonthly(key.id, capped.month);
       throw error;

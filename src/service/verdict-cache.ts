@@ -1,10 +1,9 @@
 /**
  * @module service/verdict-cache
  * In-process cache of verdicts by normalized URL (DESIGN §1: "detection service: cache → engine").
- * In this version a verdict depends only on the URL and on the data loaded at start-up, so a
- * cached verdict is exactly the one the engine would compute: no expiry is needed, only a bound
- * on memory. (Threat intelligence and page analysis, whose answers change over time, will bring
- * time-to-live rules with them.)
+ * Layer 1 depends only on the URL and the data loaded at start-up; layer 2's answers change over
+ * time (feeds are refreshed, a domain's age grows, a late RDAP answer arrives), so each entry has
+ * a time to live and the service clears the cache when the threat index is swapped.
  */
 import { SecondSighting } from '../engine/second-sighting.js';
 import type { Verdict } from '../engine/verdict.js';
@@ -18,32 +17,40 @@ export const DEFAULT_VERDICT_CACHE_SIZE = 10_000;
  * object, so no caller may change it.
  */
 export class VerdictCache {
-  private readonly entries = new Map<string, Verdict>();
+  private readonly entries = new Map<string, { verdict: Verdict; expiresAt: number }>();
   private readonly admission = new SecondSighting();
 
-  /** @param capacity most entries kept; 0 disables the cache. */
-  constructor(private readonly capacity: number = DEFAULT_VERDICT_CACHE_SIZE) {}
+  /**
+   * @param capacity most entries kept; 0 disables the cache.
+   * @param now clock (epoch ms) for time-to-live checks.
+   */
+  constructor(
+    private readonly capacity: number = DEFAULT_VERDICT_CACHE_SIZE,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  /** The cached verdict for `key`, marked as recently used; undefined on a miss. */
+  /** The cached, unexpired verdict for `key`, marked as recently used; undefined on a miss. */
   get(key: string): Verdict | undefined {
-    const verdict = this.entries.get(key);
-    if (verdict !== undefined) {
-      // Re-insert to move the entry to the young end of the Map's insertion order.
-      this.entries.delete(key);
-      this.entries.set(key, verdict);
-    }
-    return verdict;
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    this.entries.delete(key);
+    if (entry.expiresAt <= this.now()) return undefined;
+    // Re-inserted: moves the entry to the young end of the Map's insertion order.
+    this.entries.set(key, entry);
+    return entry.verdict;
   }
 
   /**
    * Store a verdict if its URL was seen before (evicting the least recently used entry when
    * full) and return it — frozen when stored.
+   *
+   * @param ttlMs how long the verdict stays valid (Infinity: until evicted or cleared).
    */
-  set(key: string, verdict: Verdict): Verdict {
+  set(key: string, verdict: Verdict, ttlMs = Number.POSITIVE_INFINITY): Verdict {
     if (this.capacity === 0 || !this.admission.admit(key)) return verdict;
     const frozen = freezeVerdict(verdict);
     this.entries.delete(key);
-    this.entries.set(key, frozen);
+    this.entries.set(key, { verdict: frozen, expiresAt: this.now() + ttlMs });
     if (this.entries.size > this.capacity) {
       const oldest = this.entries.keys().next();
       if (oldest.done !== true) this.entries.delete(oldest.value);
@@ -53,6 +60,11 @@ export class VerdictCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Forget every verdict (the evidence behind them changed). */
+  clear(): void {
+    this.entries.clear();
   }
 }
 

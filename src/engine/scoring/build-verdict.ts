@@ -15,6 +15,8 @@
  * lower when the verdict rests on the URL alone because threat intelligence or page analysis did
  * not run (DESIGN §5 "unknown is not safe").
  */
+import type { Brand } from '../brand/brand-index.js';
+import { FRESH_DOMAIN_DAYS, type IntelEvidence, NO_INTEL } from '../intel-evidence.js';
 import { isLureGroup, type UrlAnalysis } from '../rules/analyze-url.js';
 import { type BrandFinding, findingPattern } from '../rules/brand-finding.js';
 import {
@@ -58,6 +60,10 @@ const round2 = (value: number): number => Math.round(value * 100) / 100;
  * @param redirect verdict of a redirect-parameter target, or null.
  * @param nested true when judging a redirect target for an outer URL: its reason then leaves the
  *   coverage note to the outer verdict.
+ * @param intel what threat intelligence and domain age found (layer 2). A deny hit (feed or Web
+ *   Risk) is `danger` whatever layer 1 says, unless an allow entry matched, which makes the URL
+ *   `safe` like an official domain; a brand lookalike on a domain younger than 30 days is
+ *   `danger` (DESIGN §5).
  */
 export function buildVerdict(
   analysis: UrlAnalysis,
@@ -65,18 +71,30 @@ export function buildVerdict(
   coverage: LayerCoverage,
   redirect: RedirectVerdict | null,
   nested = false,
+  intel: IntelEvidence = NO_INTEL,
 ): Verdict {
-  const { findings, rules } = judgement;
+  const { findings } = judgement;
   const p = sigmoid(judgement.logit);
   const ownSite = analysis.owner !== null && analysis.hosting === null;
+  const listed = intel.denied.length > 0 || intel.webRisk.length > 0;
+  const fresh =
+    intel.domainAge.status === 'known' ? intel.domainAge.days < FRESH_DOMAIN_DAYS : null;
+  const allowlisted =
+    ((ownSite || analysis.popular) &&
+      !judgement.rules.some((r) => r.id === 'rule:userinfo_brand')) ||
+    intel.allowedBy.length > 0;
+  // A lookalike on a freshly registered domain is strong evidence (DESIGN §5).
+  const rules =
+    fresh === true && findings.length > 0 && !allowlisted
+      ? [...judgement.rules, FRESH_LOOKALIKE_RULE]
+      : judgement.rules;
   const dangerRules = rules
     .filter((r) => r.level === 'danger')
     .sort((a, b) => b.confidence - a.confidence);
-  const allowlisted =
-    (ownSite || analysis.popular) && !rules.some((r) => r.id === 'rule:userinfo_brand');
 
   let verdict: VerdictValue;
-  if (allowlisted) verdict = 'safe';
+  if (listed) verdict = 'danger';
+  else if (allowlisted) verdict = 'safe';
   else if (dangerRules.length > 0) verdict = 'danger';
   else if (rules.length > 0 || judgement.logit >= CAUTION_LOGIT) verdict = 'caution';
   else verdict = 'safe';
@@ -90,7 +108,11 @@ export function buildVerdict(
   const skipped = (coverage.intel === 'ran' ? 0 : 1) + (coverage.page === 'ran' ? 0 : 1);
   let confidence: number;
   let trust: number;
-  if (verdict === 'danger') {
+  if (listed) {
+    // A curated list named this URL: the strongest evidence this layer has.
+    confidence = Math.min(0.99, LISTED_CONFIDENCE + 0.02 * dangerRules.length);
+    trust = clamp(Math.round(100 * (1 - confidence)), 0, 19);
+  } else if (verdict === 'danger') {
     const best = dangerRules[0]?.confidence ?? 0.85;
     confidence = Math.min(0.99, best + 0.02 * (dangerRules.length - 1));
     trust = clamp(Math.round(100 * (1 - confidence)), 0, 19);
@@ -109,10 +131,23 @@ export function buildVerdict(
     trust = clamp(Math.round(100 * (1 - p)), 60, 95);
   }
 
-  const threatTypes = verdict === 'safe' ? [] : sortThreatTypes(urlThreatTypes(analysis, findings));
-  const impersonating = verdict !== 'safe' && findings.length > 0;
-  const primary = impersonating ? findings[0] : undefined;
-  const brand = primary?.brand ?? (ownSite ? analysis.owner : null);
+  const primary = verdict !== 'safe' ? findings[0] : undefined;
+  // A feed's target brand names the impersonated brand when the URL itself did not.
+  const feedBrand =
+    primary === undefined && listed
+      ? (intel.denied.find((hit) => hit.brand !== null && hit.brand !== analysis.owner)?.brand ??
+        null)
+      : null;
+  const impersonated: Brand | null = primary?.brand ?? feedBrand;
+  const impersonating = impersonated !== null;
+  const threatTypes =
+    verdict === 'safe'
+      ? []
+      : sortThreatTypes([
+          ...urlThreatTypes(analysis, findings),
+          ...intelThreatTypes(intel, impersonating, fresh),
+        ]);
+  const brand = impersonated ?? (ownSite ? analysis.owner : null);
 
   const details: Details = {
     matched_brand: brand?.name ?? null,
@@ -121,27 +156,97 @@ export function buildVerdict(
     target_country: brand?.scope === 'national' ? brand.country : null,
     page_language: null,
     tld: analysis.url.icannSuffix,
-    domain_age_days: null,
-    matched_patterns: patterns(analysis, judgement, ownSite, verdict, redirect),
+    domain_age_days: intel.domainAge.status === 'known' ? intel.domainAge.days : null,
+    matched_patterns: [
+      ...new Set([
+        ...intelPatterns(intel),
+        ...patterns(analysis, { ...judgement, rules }, ownSite, verdict, redirect),
+      ]),
+    ],
   };
 
   return {
     verdict,
     trust_score: trust,
-    brand: primary?.brand.name ?? null,
+    brand: impersonated?.name ?? null,
     confidence: round2(confidence),
-    reason: reasonText(
-      analysis,
-      verdict,
-      findings,
-      dangerRules.length > 0 ? dangerRules : rules,
-      nested ? null : coverage,
-      ownSite,
-    ),
+    reason:
+      intelLead(intel, analysis, listed) +
+      reasonText(
+        analysis,
+        verdict,
+        findings,
+        dangerRules.length > 0 ? dangerRules : rules,
+        nested ? null : coverage,
+        ownSite || intel.allowedBy.length > 0,
+        listed,
+      ),
     threat_types: threatTypes,
-    signals: signalsOf(analysis, threatTypes, impersonating),
+    signals: signalsOf(analysis, threatTypes, impersonating, listed, fresh),
     details,
   };
+}
+
+/** Precision estimate of a curated-list hit (feeds and Web Risk are reviewed lists). */
+const LISTED_CONFIDENCE = 0.95;
+
+/** The danger rule a fresh domain adds to a brand lookalike. */
+const FRESH_LOOKALIKE_RULE = {
+  id: 'rule:fresh_lookalike',
+  level: 'danger' as const,
+  confidence: 0.9,
+  text: `the domain imitating a brand was registered less than ${FRESH_DOMAIN_DAYS} days ago`,
+};
+
+/** Web Risk threat types (cloud.google.com/web-risk/docs/reference/rest/v1/ThreatType). */
+const WEB_RISK_THREATS: Readonly<Record<string, ThreatType>> = {
+  SOCIAL_ENGINEERING: 'credential_phishing',
+  SOCIAL_ENGINEERING_EXTENDED_COVERAGE: 'credential_phishing',
+};
+
+function intelThreatTypes(
+  intel: IntelEvidence,
+  impersonating: boolean,
+  fresh: boolean | null,
+): ThreatType[] {
+  const types: ThreatType[] = [];
+  for (const hit of intel.denied) if (hit.threat !== null) types.push(hit.threat);
+  for (const type of intel.webRisk) {
+    const mapped = WEB_RISK_THREATS[type];
+    if (mapped !== undefined) types.push(mapped);
+  }
+  if (impersonating) types.push('brand_impersonation');
+  if (fresh === true) types.push('fresh_domain');
+  return [...new Set(types)];
+}
+
+function intelPatterns(intel: IntelEvidence): string[] {
+  const out: string[] = [];
+  for (const hit of intel.denied) out.push(`intel:${hit.source}`, `intel_match:${hit.match}`);
+  for (const type of intel.webRisk) out.push(`intel:web_risk:${type.toLowerCase()}`);
+  for (const source of intel.allowedBy) out.push(`allowlist:${source}`);
+  if (intel.domainAge.status === 'known' && intel.domainAge.days < FRESH_DOMAIN_DAYS) {
+    out.push('fresh_domain');
+  }
+  return out;
+}
+
+/** The sentence that names the lists, put before the URL-layer reason. */
+function intelLead(intel: IntelEvidence, analysis: UrlAnalysis, listed: boolean): string {
+  if (!listed) {
+    return intel.allowedBy.length > 0
+      ? `${analysis.url.hostname} is on the allowlist of ${intel.allowedBy.join(', ')}. `
+      : '';
+  }
+  const sources = [...new Set(intel.denied.map((hit) => hit.source))];
+  if (intel.webRisk.length > 0) sources.push('Google Web Risk');
+  const first = intel.denied
+    .map((hit) => hit.firstSeen)
+    .filter((t): t is number => t !== null)
+    .sort((a, b) => a - b)[0];
+  const what = intel.denied.some((hit) => hit.match === 'host') ? 'This site' : 'This address';
+  const since = first === undefined ? '' : ` since ${new Date(first).toISOString().slice(0, 10)}`;
+  return `Known threat: ${what} is listed by ${sources.join(', ')}${since}. `;
 }
 
 function forwarded(
@@ -175,6 +280,8 @@ function signalsOf(
   analysis: UrlAnalysis,
   threatTypes: readonly ThreatType[],
   impersonating: boolean,
+  listed = false,
+  fresh: boolean | null = null,
 ): Signals {
   const signals = emptySignals();
   for (const type of threatTypes) {
@@ -185,8 +292,8 @@ function signalsOf(
   // Facts about the infrastructure hold whatever the verdict (DESIGN §4.10: null = unknown).
   signals.disposable_tld = analysis.tldTier === 'a' || analysis.tldTier === 'b';
   signals.free_hosting_subdomain = analysis.hosting !== null;
-  signals.fresh_domain = null;
-  signals.known_threat = false;
+  signals.fresh_domain = fresh;
+  signals.known_threat = listed;
   return signals;
 }
 
@@ -219,6 +326,7 @@ function reasonText(
   rules: readonly { text: string }[],
   coverage: LayerCoverage | null,
   ownSite: boolean,
+  listed = false,
 ): string {
   const host = analysis.url.hostname;
   // On path-tenancy platforms the "site" is the tenant's path, not the platform's host.
@@ -250,10 +358,11 @@ function reasonText(
       parts.push(
         `Hosted as a tenant of ${analysis.hosting.operator} (${analysis.hosting.suffix}).`,
       );
-    if (parts.length === 0) parts.push('Several weak phishing indicators in the URL.');
+    if (parts.length === 0 && !listed) parts.push('Several weak phishing indicators in the URL.');
   }
   const allowlisted = verdict === 'safe' && (ownSite || analysis.popular);
-  return parts.join(' ') + (coverage === null ? '' : coverageNote(coverage, allowlisted));
+  const note = coverage === null ? '' : coverageNote(coverage, allowlisted);
+  return parts.join(' ') + (parts.length === 0 ? note.trimStart() : note);
 }
 
 /**

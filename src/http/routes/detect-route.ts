@@ -153,7 +153,7 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
       if (!verified.ok) return refuse(request, reply, verified.refusal);
       // Judge before claiming: a failure here is a 5xx that consumed nothing, and the same proof
       // works on retry (spec §3). The verdict is sent only once the claim is stored.
-      const verdict = deps.service.judge(url);
+      const verdict = await deps.service.judge(url);
       const settled = await deps.payments.claim(verified.value, urlHash);
       if (!settled.ok) return refuse(request, reply, settled.refusal);
       request.log.info({ payment: { chain: read.proof.chain, form: read.form } }, 'paid request');

@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import type { Store } from '../ports.js';
 import { asPromise } from './as-promise.js';
 import { migrate } from './migrate.js';
+import { SqliteIntelStore } from './sqlite-intel-store.js';
 import { SqliteKeyStore } from './sqlite-key-store.js';
 import { SqlitePaymentStore } from './sqlite-payment-store.js';
 import { SqliteUsageStore } from './sqlite-usage-store.js';
@@ -46,10 +47,12 @@ export function openSqliteStore(path: string): Store {
 
   const ping = db.prepare('SELECT 1');
   const usage = new SqliteUsageStore(db);
+  const intel = new SqliteIntelStore(db);
   return {
     keys: new SqliteKeyStore(db),
     usage,
     payments: new SqlitePaymentStore(db),
+    intel,
     ping: () =>
       asPromise(() => {
         ping.get();
@@ -62,6 +65,7 @@ export function openSqliteStore(path: string): Store {
         if (!db.open) return;
         try {
           usage.flushNow();
+          intel.flushHistory();
         } finally {
           db.close();
         }

@@ -1,0 +1,171 @@
+/**
+ * @module intel/intel-layer
+ * Layer 2 as the detection service sees it: the threat-feed index (rebuilt from the store in the
+ * background and swapped atomically when any process changes the feeds), domain age (RDAP) and
+ * an optional commercial URL lookup (Google Web Risk), combined into the engine's
+ * {@link IntelEvidence}. Lookups never throw: a source that fails or is late leaves its part
+ * unknown (DESIGN §5: unknown is not safe, and it is not an error either).
+ */
+import type { Engine } from '../engine/create-engine.js';
+import { type DomainAgeEvidence, type IntelEvidence, NO_INTEL } from '../engine/intel-evidence.js';
+import type { LayerCoverage } from '../engine/scoring/build-verdict.js';
+import type { ParsedUrl } from '../engine/url/normalize-url.js';
+import { THREAT_TYPES, type ThreatType } from '../engine/verdict.js';
+import type { IntelStore } from '../store/ports.js';
+import { siteScope } from './site-scope.js';
+import { type IndexedFeed, ThreatIndex, ThreatIndexBuilder } from './threat-index.js';
+
+/** Age of a registrable domain (the RDAP client implements it). */
+export interface DomainAgeSource {
+  /** Never rejects; answers within its own time budget. */
+  domainAge(
+    registrableDomain: string,
+  ): Promise<{ status: 'known'; ageDays: number } | { status: 'unknown' }>;
+}
+
+/** A URL reputation service (the Web Risk client implements it). */
+export interface UrlReputationSource {
+  /** Never rejects. */
+  lookup(
+    url: string,
+  ): Promise<{ status: 'listed'; threatTypes: string[] } | { status: 'not_listed' | 'unknown' }>;
+}
+
+/** Entries read per page when the index is rebuilt; between pages, requests run. */
+const PAGE_SIZE = 5000;
+
+export interface IntelLayerOptions {
+  engine: Engine;
+  store: IntelStore;
+  domainAge?: DomainAgeSource | null;
+  webRisk?: UrlReputationSource | null;
+  /** Called with any error of a background rebuild (the old index stays in service). */
+  onError?: (error: unknown) => void;
+}
+
+export class IntelLayer {
+  private index: ThreatIndex;
+  private version = -1;
+  private rebuilding: Promise<boolean> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly swapListeners: ((index: ThreatIndex) => void)[] = [];
+
+  constructor(private readonly options: IntelLayerOptions) {
+    this.index = ThreatIndex.empty(options.engine);
+  }
+
+  /** The index in service now. */
+  get current(): ThreatIndex {
+    return this.index;
+  }
+
+  /** Call `listener` after each swap of a new index (the service drops cached verdicts). */
+  onSwap(listener: (index: ThreatIndex) => void): void {
+    this.swapListeners.push(listener);
+  }
+
+  /** Domain age is looked up (an RDAP client is configured). */
+  get hasDomainAge(): boolean {
+    return this.options.domainAge != null;
+  }
+
+  /** `ran` when any source exists (feeds loaded, RDAP or Web Risk configured). */
+  get coverage(): LayerCoverage['intel'] {
+    const { domainAge, webRisk } = this.options;
+    return this.index.feeds.length > 0 || domainAge != null || webRisk != null
+      ? 'ran'
+      : 'unavailable';
+  }
+
+  /**
+   * Rebuild the index when the store's feeds changed since the last build; concurrent calls
+   * share one rebuild. Await it at start-up; afterwards {@link startPolling} calls it.
+   *
+   * @returns true when a new index was swapped in.
+   */
+  refresh(): Promise<boolean> {
+    this.rebuilding ??= this.rebuild().finally(() => {
+      this.rebuilding = null;
+    });
+    return this.rebuilding;
+  }
+
+  /** Check for feed changes every `intervalMs` in the background (timer does not hold the process). */
+  startPolling(intervalMs: number): void {
+    this.stopPolling();
+    this.timer = setInterval(() => {
+      this.refresh().catch((error: unknown) => this.options.onError?.(error));
+    }, intervalMs).unref();
+  }
+
+  stopPolling(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /**
+   * What layer 2 knows about a URL. Feed hits come from memory (microseconds); domain age and
+   * Web Risk are asked in parallel, each within its own time budget, and only when they can
+   * still matter: not for listed or allowlisted URLs, not for a brand's own or a popular domain,
+   * and domain age never for hosting-platform tenants or IP hosts (detection.md §5.3).
+   */
+  async evidence(url: ParsedUrl): Promise<IntelEvidence> {
+    const match = this.index.lookup(url);
+    const { domainAge: ageSource, webRisk } = this.options;
+    if (match.denied.length > 0 || match.allowedBy.length > 0) {
+      return { ...NO_INTEL, denied: match.denied, allowedBy: match.allowedBy };
+    }
+    if (ageSource == null && webRisk == null) return NO_INTEL;
+
+    const scope = siteScope(this.options.engine, url);
+    const registrable = url.registrableDomain;
+    const tenant = this.options.engine.context.hosting.tenantOf(url.hostname, url.pathname);
+    const ageApplies = registrable !== null && url.ipVersion === null && tenant === null;
+    const [domainAge, listedBy] = await Promise.all([
+      ageApplies && ageSource != null && !scope.protectedDomain
+        ? ageSource.domainAge(registrable).then(toAgeEvidence)
+        : Promise.resolve<DomainAgeEvidence>(
+            ageApplies ? { status: 'unknown' } : { status: 'not_applicable' },
+          ),
+      webRisk != null && !scope.protectedDomain
+        ? webRisk.lookup(url.href).then((r) => (r.status === 'listed' ? r.threatTypes : []))
+        : Promise.resolve<string[]>([]),
+    ]);
+    return { denied: [], allowedBy: [], webRisk: listedBy, domainAge };
+  }
+
+  private async rebuild(): Promise<boolean> {
+    const { store, engine } = this.options;
+    const version = await store.feedsVersion();
+    if (version === this.version) return false;
+    const feeds: IndexedFeed[] = (await store.listFeeds()).map((feed) => ({
+      id: feed.id,
+      name: feed.name,
+      threat: asThreatType(feed.threat),
+    }));
+    const builder = new ThreatIndexBuilder(engine, feeds);
+    for (let after = 0; ;) {
+      const page = await store.readEntries(after, PAGE_SIZE);
+      for (const row of page) builder.add(row.feedId, row.entry);
+      if (page.length < PAGE_SIZE) break;
+      after = page[page.length - 1]?.id ?? after;
+      // Let requests run between pages: a rebuild of a million entries takes seconds.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.index = builder.build();
+    this.version = version;
+    for (const listener of this.swapListeners) listener(this.index);
+    return true;
+  }
+}
+
+function toAgeEvidence(
+  age: { status: 'known'; ageDays: number } | { status: 'unknown' },
+): DomainAgeEvidence {
+  return age.status === 'known' ? { status: 'known', days: age.ageDays } : { status: 'unknown' };
+}
+
+/** A stored feed threat, if it is one of spec §2.3's values. */
+function asThreatType(value: string | null): ThreatType | null {
+  return THREAT_TYPES.find((type) => type === value) ?? null;
+}

@@ -1,0 +1,63 @@
+/**
+ * @module intel/site-scope
+ * Which party a URL belongs to, for matching threat-feed entries (detection.md §1.7): feeds list
+ * hosts and URLs, but a hosting platform is judged per tenant and a brand's own or a popular
+ * domain is not condemned as a whole because one page on it was listed.
+ *
+ * - Path-tenancy platforms (`docs.google.com/forms/…`, `ipfs.io/ipfs/<cid>`): only URL-prefix
+ *   entries apply; the host is everyone's.
+ * - Subdomain tenancy (`x.pages.dev`, `x.weebly.com`): host entries apply from the host up to the
+ *   tenant (`x.weebly.com`), never to the platform apex.
+ * - Other hosts: from the host up to the registrable domain.
+ * - Protected domains (a brand's official domain, a popular site): host entries are not honoured
+ *   (a feed listing `google.com` is a feed error); URL-prefix entries are (a compromised page).
+ */
+import type { Engine } from '../engine/create-engine.js';
+import type { ParsedUrl } from '../engine/url/normalize-url.js';
+
+export interface SiteScope {
+  /** Hosts whose host-level entries apply, most specific first; empty for path tenancy. */
+  hostCandidates: string[];
+  /** Host-level deny entries must not be honoured (official or popular registrable domain). */
+  protectedDomain: boolean;
+  /** The host is a hosting platform's own name (`pages.dev`, `docs.google.com`). */
+  platformHost: boolean;
+  /** The URL is user content under a path on a shared host. */
+  pathTenancy: boolean;
+}
+
+/**
+ * The scope of a URL.
+ *
+ * @param engine for the hosting-platform index, the brand catalog and the popular domains.
+ * @param url a URL accepted by `normalizeUrl()`.
+ */
+export function siteScope(engine: Engine, url: ParsedUrl): SiteScope {
+  const { context } = engine;
+  const host = url.hostname;
+  const hosting = context.hosting.tenantOf(host, url.pathname);
+  const platformHost = context.hosting.platform(host) !== undefined;
+  const registrable = url.registrableDomain;
+  const protectedDomain =
+    hosting === null &&
+    registrable !== null &&
+    (context.popular.has(registrable) || context.brands.officialBrand(registrable) !== undefined);
+  if (hosting?.tenancy === 'path' || platformHost) {
+    return { hostCandidates: [], protectedDomain, platformHost, pathTenancy: hosting !== null };
+  }
+  const boundary = hosting !== null ? `${hosting.tenant}.${hosting.suffix}` : (registrable ?? host);
+  const hostCandidates = [host];
+  for (let dot = host.indexOf('.'); dot >= 0; dot = host.indexOf('.', dot + 1)) {
+    const parent = host.slice(dot + 1);
+    if (parent.length < boundary.length) break;
+    hostCandidates.push(parent);
+  }
+  return { hostCandidates, protectedDomain, platformHost, pathTenancy: false };
+}
+
+/** `www.x.com` → `x.com` when the rest is still at or below the site boundary. */
+export function withoutWww(host: string, scope: SiteScope): string {
+  if (!host.startsWith('www.')) return host;
+  const bare = host.slice(4);
+  return scope.hostCandidates.includes(bare) ? bare : host;
+}
