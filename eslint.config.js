@@ -29,13 +29,23 @@ const ENGINE_FORBIDDEN_IMPORTS = [
  * block that sets the rule lists all the selectors that apply to its files. */
 const NO_RAW_FETCH = {
   selector: "CallExpression[callee.name='fetch']",
-  message: 'Outbound HTTP goes through the SSRF-safe client in src/net/ (not yet built).',
+  message: 'Outbound HTTP goes through the SSRF-safe createHttpClient() from src/net/.',
 };
 const NO_SECRET_EQUALITY = {
   // Presence checks (`=== null`, `=== undefined`) compare no secret bytes and are allowed.
   selector:
     "BinaryExpression[operator=/^[!=]==?$/]:not([right.raw='null']):not([right.name='undefined']) > Identifier[name=/(secret|apiKey|keyHash|token)$/i]",
   message: 'Compare secrets with timingSafeEqual (see src/access/api-key.ts), never ===.',
+};
+/** `no-restricted-imports` entries. The same replace-as-a-whole rule applies: a block that sets
+ * `no-restricted-imports` for files already covered by another such block must list both. */
+const NO_UNDICI_PATH = {
+  name: 'undici',
+  message: 'Outbound HTTP goes through createHttpClient() from src/net/, the SSRF boundary.',
+};
+const NO_UNDICI_PATTERN = {
+  group: ['undici/*'],
+  message: NO_UNDICI_PATH.message,
 };
 const NO_RAW_URL_PARSING = {
   selector: "NewExpression[callee.name='URL']",
@@ -66,6 +76,18 @@ export default tseslint.config(
     },
   },
   {
+    // undici (raw sockets, no address policy) is used only inside src/net/. This block comes before
+    // the engine block, whose own list replaces it for engine files: that list forbids undici too.
+    files: ['src/**/*.ts'],
+    ignores: ['src/net/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [NO_UNDICI_PATH], patterns: [NO_UNDICI_PATTERN] },
+      ],
+    },
+  },
+  {
     // The engine is a pure library (DESIGN §1): no I/O imports, data arrives as arguments.
     files: ['src/engine/**/*.ts'],
     // Tests may read data/ files from disk; the engine itself may not.
@@ -83,6 +105,7 @@ export default tseslint.config(
               group: ['**/http/**', '**/store/**', '**/cli/**', '**/access/**', '**/config/**'],
               message: 'src/engine may import only from src/engine.',
             },
+            NO_UNDICI_PATTERN,
           ],
         },
       ],

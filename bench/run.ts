@@ -312,6 +312,8 @@ async function main(): Promise<void> {
     HOST: '127.0.0.1',
     DATABASE_URL: `sqlite:${join(tmp, 'bench.db')}`,
     LOG_LEVEL: 'warn',
+    // The bench stays on loopback: no registry lookups (the feed index still runs).
+    RDAP_ENABLED: 'false',
   });
   const key = createKey(serverEnv(0));
 

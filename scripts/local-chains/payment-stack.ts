@@ -107,6 +107,8 @@ export async function startPaymentStack(options: PaymentStackOptions = {}): Prom
       HOST: '127.0.0.1',
       DATABASE_URL: `sqlite:${join(dir, 'linkguard.db')}`,
       LOG_LEVEL: 'warn',
+      // Everything stays on 127.0.0.1: no domain-age lookups at public registries.
+      RDAP_ENABLED: 'false',
       SOLANA_RECIPIENT: solanaRecipient,
       SOLANA_RPC_URL: solanaProxy.url,
       BASE_RECIPIENT: baseRecipient,

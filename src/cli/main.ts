@@ -15,8 +15,11 @@ import { openStore } from '../store/open-store.js';
 import { SERVICE_VERSION } from '../version.js';
 import { checkCommand } from './commands/check-command.js';
 import { evalCommand } from './commands/eval-command.js';
+import { feedsCommand } from './commands/feeds-command.js';
+import { historyCommand } from './commands/history-command.js';
 import { keysCommand } from './commands/keys-command.js';
 import { payCheckCommand } from './commands/pay-check-command.js';
+import { rdapCommand } from './commands/rdap-command.js';
 import { serveCommand } from './commands/serve-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -40,6 +43,9 @@ export function program(): Command {
   root.addCommand(keysCommand());
   root.addCommand(checkCommand());
   root.addCommand(evalCommand());
+  root.addCommand(feedsCommand());
+  root.addCommand(historyCommand());
+  root.addCommand(rdapCommand());
   root.addCommand(payCheckCommand());
   return root;
 }

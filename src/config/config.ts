@@ -5,6 +5,7 @@
  * a message naming the variable. Every variable is documented in the README's configuration
  * table with its default.
  */
+import { parseResolveOverrides, type ResolveOverride } from '../net/resolve-override.js';
 
 /** Where the store lives. `sqlite` is the embedded default; `postgres` is the scale-out store. */
 export type StoreLocation =
@@ -34,6 +35,44 @@ export interface Config {
   keyRateLimitPerMinute: number;
   /** x402 settings used to build the 402 challenge (DESIGN §4.1–4.2, §6). */
   payments: PaymentConfig;
+  /**
+   * Fixed name resolution for the outbound client, like curl's `--resolve` (NET_RESOLVE, default
+   * empty): comma-separated `host:port:address`, e.g. `feeds.test.example:8080:127.0.0.1`,
+   * `rdap.test.example:443:[::1]`.
+   *
+   * SECURITY — TESTS ONLY, NEVER IN PRODUCTION: the listed addresses bypass the SSRF address check
+   * (loopback and private addresses are accepted) for the exact host:port pairs listed. Anyone who
+   * can set it can point the service's outbound requests at internal services.
+   */
+  netResolve: readonly ResolveOverride[];
+  /**
+   * Domain-age lookups over RDAP (RDAP_ENABLED, default true; detection guide §5). `false` makes
+   * every domain age `unknown` (reason `disabled`) without any request.
+   */
+  rdapEnabled: boolean;
+  /**
+   * Longest a verdict waits for an RDAP answer, ms (RDAP_TIMEOUT_MS, default 800, 50–800; guide
+   * §5.5). A slower registry answers in the background and fills the cache for the next request.
+   */
+  rdapTimeoutMs: number;
+  /**
+   * Google Web Risk API key (WEB_RISK_API_KEY, default unset). Unset means no Web Risk client and
+   * no Web Risk lookups. A secret: never logged, never echoed in configuration errors.
+   */
+  webRiskApiKey: string | null;
+  /**
+   * Base URL of the Web Risk API (WEB_RISK_URL, default `https://webrisk.googleapis.com`). Tests
+   * set it to a test host name mapped to a local server with NET_RESOLVE, e.g.
+   * `http://webrisk.test.example:8081` with `NET_RESOLVE=webrisk.test.example:8081:127.0.0.1`.
+   */
+  webRiskUrl: string;
+  /**
+   * Threat feeds refreshed from URLs by `serve` (FEEDS, default none): whitespace-separated
+   * `name=format=url` items, e.g. `openphish=openphish=https://openphish.com/feed.txt`.
+   */
+  feeds: readonly { name: string; format: ConfigurableFeedFormat; url: string }[];
+  /** Minutes between feed refreshes (FEEDS_REFRESH_MINUTES, default 30, 5–1440). */
+  feedsRefreshMinutes: number;
 }
 
 /** Settings of the x402 challenge. A chain without a recipient is not offered. */
@@ -136,6 +175,13 @@ export function loadConfig(env: Env = process.env): Config {
     publicRateLimitPerMinute: intVar(env, 'RATE_LIMIT_PUBLIC_PER_MINUTE', 60, 1, 1_000_000),
     keyRateLimitPerMinute: intVar(env, 'RATE_LIMIT_KEY_PER_MINUTE', 10_000, 1, 10_000_000),
     payments: Object.freeze(payments),
+    netResolve: netResolveVar(env),
+    rdapEnabled: enumVar(env, 'RDAP_ENABLED', 'true', ['true', 'false']) === 'true',
+    rdapTimeoutMs: intVar(env, 'RDAP_TIMEOUT_MS', 800, 50, 800),
+    webRiskApiKey: secretVar(env, 'WEB_RISK_API_KEY'),
+    webRiskUrl: webRiskUrlVar(env),
+    feeds: feedsVar(env),
+    feedsRefreshMinutes: intVar(env, 'FEEDS_REFRESH_MINUTES', 30, 5, 1440),
   };
   return Object.freeze(config);
 }
@@ -227,6 +273,77 @@ function trustProxyVar(env: Env): TrustProxy {
     throw new ConfigError('TRUST_PROXY must be true, false, a hop count or a list of IPs/CIDRs');
   }
   return list;
+}
+
+/** Feed formats `FEEDS` may name (every parser format except `csv`, which needs column names). */
+export const CONFIGURABLE_FEED_FORMATS = [
+  'plain',
+  'phishtank-csv',
+  'phishtank-json',
+  'openphish',
+  'urlhaus-csv',
+  'polkadot-json',
+  'metamask-json',
+  'scamsniffer-json',
+  'cryptoscamdb-yaml',
+] as const;
+
+/** A feed format `FEEDS` may name; assignable to the parsers' `FeedFormat` (checked by tsc). */
+export type ConfigurableFeedFormat = (typeof CONFIGURABLE_FEED_FORMATS)[number];
+
+function feedsVar(
+  env: Env,
+): readonly { name: string; format: ConfigurableFeedFormat; url: string }[] {
+  const value = raw(env, 'FEEDS');
+  if (value === undefined) return Object.freeze([]);
+  const feeds = value.split(/\s+/).map((item) => {
+    const [name = '', format = '', ...rest] = item.split('=');
+    const url = rest.join('=');
+    if (!/^[a-z0-9][a-z0-9._-]{0,39}$/.test(name)) {
+      throw new ConfigError(`FEEDS: "${name}" is not a feed name (a-z 0-9 . _ -, up to 40)`);
+    }
+    const known = CONFIGURABLE_FEED_FORMATS.find((f) => f === format);
+    if (known === undefined) {
+      throw new ConfigError(
+        `FEEDS: feed ${name} has format "${format}"; use one of ${CONFIGURABLE_FEED_FORMATS.join(', ')}`,
+      );
+    }
+    if (!/^https?:\/\/[^\s]+$/.test(url)) {
+      throw new ConfigError(`FEEDS: feed ${name} needs an http(s) URL (name=format=url)`);
+    }
+    return Object.freeze({ name, format: known, url });
+  });
+  if (new Set(feeds.map((f) => f.name)).size !== feeds.length) {
+    throw new ConfigError('FEEDS: feed names must be unique');
+  }
+  return Object.freeze(feeds);
+}
+
+function netResolveVar(env: Env): readonly ResolveOverride[] {
+  const parsed = parseResolveOverrides(raw(env, 'NET_RESOLVE') ?? '');
+  if (!parsed.ok) {
+    throw new ConfigError(
+      `NET_RESOLVE must be comma-separated host:port:address: ${parsed.message}`,
+    );
+  }
+  return Object.freeze(parsed.overrides.map((o) => Object.freeze(o)));
+}
+
+/** Base URL of the Web Risk API: http(s), no query or fragment, without a trailing slash. */
+function webRiskUrlVar(env: Env): string {
+  const value = rpcUrlVar(env, 'WEB_RISK_URL', 'https://webrisk.googleapis.com');
+  if (/[?#]/.test(value)) throw new ConfigError('WEB_RISK_URL must not have a query or fragment');
+  return value.replace(/\/+$/, '');
+}
+
+/** An optional secret: printable ASCII without spaces; the error never repeats the value. */
+function secretVar(env: Env, name: string): string | null {
+  const value = raw(env, name);
+  if (value === undefined) return null;
+  if (!/^[\x21-\x7e]{8,512}$/.test(value)) {
+    throw new ConfigError(`${name} must be 8–512 printable characters without spaces`);
+  }
+  return value;
 }
 
 function priceVar(env: Env): { priceUsdc: string; priceAtomic: bigint } {

@@ -18,10 +18,12 @@ import { type IndexedFeed, ThreatIndex, ThreatIndexBuilder } from './threat-inde
 /** Age of a registrable domain (the RDAP client implements it). */
 export interface DomainAgeSource {
   /** Never rejects; answers within its own time budget. */
-  domainAge(
-    registrableDomain: string,
-  ): Promise<{ status: 'known'; ageDays: number } | { status: 'unknown' }>;
+  domainAge(registrableDomain: string): Promise<SourcedAge>;
 }
+
+/** A domain-age answer: known, unknown, or exempt (a restricted TLD such as .gov: old by policy). */
+export type SourcedAge =
+  { status: 'known'; ageDays: number } | { status: 'unknown' } | { status: 'exempt' };
 
 /** A URL reputation service (the Web Risk client implements it). */
 export interface UrlReputationSource {
@@ -159,10 +161,9 @@ export class IntelLayer {
   }
 }
 
-function toAgeEvidence(
-  age: { status: 'known'; ageDays: number } | { status: 'unknown' },
-): DomainAgeEvidence {
-  return age.status === 'known' ? { status: 'known', days: age.ageDays } : { status: 'unknown' };
+function toAgeEvidence(age: SourcedAge): DomainAgeEvidence {
+  if (age.status === 'known') return { status: 'known', days: age.ageDays };
+  return age.status === 'exempt' ? { status: 'not_applicable' } : { status: 'unknown' };
 }
 
 /** A stored feed threat, if it is one of spec §2.3's values. */

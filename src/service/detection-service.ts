@@ -28,9 +28,6 @@ export const SERVICE_COVERAGE: LayerCoverage = Object.freeze({
   page: 'unavailable',
 });
 
-/** Layers of a service with threat intelligence. */
-const INTEL_COVERAGE: LayerCoverage = Object.freeze({ intel: 'ran', page: 'unavailable' });
-
 /**
  * How long a verdict stays cached when layer 2 ran: feeds are refreshed and swapped (which also
  * clears the cache), and a domain's age grows.
@@ -59,20 +56,29 @@ export class DetectionService {
   /**
    * @param intel layer 2; null when the service runs without it (verdicts then say so).
    */
+  private readonly absentLayers: 'unavailable' | 'offline';
+
+  /**
+   * @param options.absentLayers how a layer that does not run is reported (`offline`: the CLI's
+   *   `--offline`); `cacheSize`: verdicts kept (0 disables the cache).
+   */
   constructor(
     private readonly engine: Engine,
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly intel: IntelLayer | null = null,
-    cacheSize: number = DEFAULT_VERDICT_CACHE_SIZE,
+    options: { absentLayers?: 'unavailable' | 'offline'; cacheSize?: number } = {},
   ) {
-    this.cache = new VerdictCache(cacheSize, () => this.clock.now());
+    this.cache = new VerdictCache(options.cacheSize ?? DEFAULT_VERDICT_CACHE_SIZE, () =>
+      this.clock.now(),
+    );
+    this.absentLayers = options.absentLayers ?? 'unavailable';
   }
 
   /** Which layers run now (feeds may be imported while the service runs). */
   coverage(): LayerCoverage {
-    const intel = this.intel?.coverage ?? 'unavailable';
-    return intel === 'ran' ? INTEL_COVERAGE : SERVICE_COVERAGE;
+    const intel = this.intel?.coverage === 'ran' ? 'ran' : this.absentLayers;
+    return { intel, page: this.absentLayers };
   }
 
   /** Forget cached verdicts: call when the threat index was swapped. */

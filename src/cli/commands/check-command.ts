@@ -1,7 +1,7 @@
 /**
  * @module cli/commands/check-command
  * `linkguard check URL… [--file F] [--json] [--offline]`: judge URLs in process with the same
- * engine and rules as the API. `--json` writes JSON Lines in input order: the API's 200 body plus
+ * detection service, engine and threat-feed index as the API. `--json` writes JSON Lines in input order: the API's 200 body plus
  * `url`, or `{url, error, message}` for an input that is not a URL we judge. `--offline` makes no
  * network request (layers that need the network are skipped and the reason says so).
  */
@@ -11,15 +11,15 @@ import { SingleBar } from 'cli-progress';
 import { Command } from 'commander';
 import pc from 'picocolors';
 
-import { judgeParsedUrl } from '../../engine/detect.js';
-import type { LayerCoverage } from '../../engine/scoring/build-verdict.js';
+import { systemClock } from '../../clock.js';
+import { loadConfig } from '../../config/config.js';
 import { normalizeUrl } from '../../engine/url/normalize-url.js';
 import type { Verdict, VerdictValue } from '../../engine/verdict.js';
 import { defaultEngine } from '../../engine-data/load-engine-data.js';
-import { SERVICE_COVERAGE } from '../../service/detection-service.js';
+import { createIntelLayer } from '../../intel/create-intel-layer.js';
+import { DetectionService } from '../../service/detection-service.js';
+import { openStore } from '../../store/open-store.js';
 import { printTable } from '../print-table.js';
-
-const OFFLINE: LayerCoverage = { intel: 'offline', page: 'offline' };
 
 type CheckResult =
   | { url: string; verdict: Verdict }
@@ -50,34 +50,57 @@ export function checkCommand(): Command {
     .option('--file <path>', 'read URLs from a file, one per line')
     .option('--json', 'write JSON Lines: the API body plus "url", in input order')
     .option('--offline', 'make no network request; skip layers that need the network')
-    .action((urls: string[], options: { file?: string; json?: boolean; offline?: boolean }) => {
-      const inputs = collectInputs(urls, options.file);
-      if (inputs.length === 0) {
-        console.error('Give at least one URL or --file.');
-        process.exitCode = 2;
-        return;
-      }
-      const engine = defaultEngine();
-      const coverage = options.offline === true ? OFFLINE : SERVICE_COVERAGE;
-      const bar =
-        options.file !== undefined && process.stderr.isTTY
-          ? new SingleBar({ stream: process.stderr, format: 'checking {bar} {value}/{total} URLs' })
-          : null;
-      bar?.start(inputs.length, 0);
-      const results: CheckResult[] = [];
-      for (const url of inputs) {
-        const parsed = normalizeUrl(url);
-        const result: CheckResult = parsed.ok
-          ? { url, verdict: judgeParsedUrl(engine, parsed.url, coverage) }
-          : { url, error: 'invalid_url', message: parsed.message, reason: parsed.reason };
-        if (options.json === true)
-          console.log(JSON.stringify('verdict' in result ? { url, ...result.verdict } : result));
-        else results.push(result);
-        bar?.increment();
-      }
-      bar?.stop();
-      if (options.json !== true) printResults(results);
-    });
+    .action(
+      async (urls: string[], options: { file?: string; json?: boolean; offline?: boolean }) => {
+        const inputs = collectInputs(urls, options.file);
+        if (inputs.length === 0) {
+          console.error('Give at least one URL or --file.');
+          process.exitCode = 2;
+          return;
+        }
+        const engine = defaultEngine();
+        const offline = options.offline === true;
+        const config = loadConfig();
+        const store = openStore(config.store);
+        // The same layers as the server; offline: the local feed index only, no request at all.
+        const intel = createIntelLayer({ config, engine, store, clock: systemClock, offline });
+        try {
+          await intel.layer.refresh();
+          const service = new DetectionService(engine, store, systemClock, intel.layer, {
+            absentLayers: offline ? 'offline' : 'unavailable',
+          });
+          await checkAll(service, inputs, options);
+        } finally {
+          await intel.close();
+          await store.close();
+        }
+      },
+    );
+}
+
+async function checkAll(
+  service: DetectionService,
+  inputs: readonly string[],
+  options: { file?: string; json?: boolean },
+): Promise<void> {
+  const bar =
+    options.file !== undefined && process.stderr.isTTY
+      ? new SingleBar({ stream: process.stderr, format: 'checking {bar} {value}/{total} URLs' })
+      : null;
+  bar?.start(inputs.length, 0);
+  const results: CheckResult[] = [];
+  for (const url of inputs) {
+    const parsed = normalizeUrl(url);
+    const result: CheckResult = parsed.ok
+      ? { url, verdict: await service.judge(parsed.url) }
+      : { url, error: 'invalid_url', message: parsed.message, reason: parsed.reason };
+    if (options.json === true)
+      console.log(JSON.stringify('verdict' in result ? { url, ...result.verdict } : result));
+    else results.push(result);
+    bar?.increment();
+  }
+  bar?.stop();
+  if (options.json !== true) printResults(results);
 }
 
 function printResults(results: readonly CheckResult[]): void {

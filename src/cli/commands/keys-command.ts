@@ -10,11 +10,10 @@ import pc from 'picocolors';
 
 import { generateApiKey } from '../../access/api-key.js';
 import { monthOf, systemClock } from '../../clock.js';
-import { loadConfig } from '../../config/config.js';
-import { openStore } from '../../store/open-store.js';
-import type { ApiKeyRecord, Store } from '../../store/ports.js';
+import type { ApiKeyRecord } from '../../store/ports.js';
 import { printTable } from '../print-table.js';
 import { UsageError } from '../usage-error.js';
+import { withStore } from '../with-store.js';
 
 const positiveInt =
   (name: string) =>
@@ -52,15 +51,6 @@ const parseMonth = (value: string): string => {
     throw new InvalidArgumentError('expected a month as YYYY-MM');
   return value;
 };
-
-async function withStore<T>(action: (store: Store) => Promise<T>): Promise<T> {
-  const store = openStore(loadConfig().store);
-  try {
-    return await action(store);
-  } finally {
-    await store.close();
-  }
-}
 
 const iso = (ms: number | null): string => (ms === null ? '' : new Date(ms).toISOString());
 

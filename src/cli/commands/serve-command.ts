@@ -7,8 +7,13 @@ import { systemClock } from '../../clock.js';
 import { loadConfig } from '../../config/config.js';
 import { defaultEngine } from '../../engine-data/load-engine-data.js';
 import { buildApp } from '../../http/app.js';
+import { createIntelLayer } from '../../intel/create-intel-layer.js';
+import { scheduleFeedRefresh } from '../../intel/feed-refresher.js';
 import { createLogger } from '../../observability/logger.js';
 import { openStore } from '../../store/open-store.js';
+
+/** How often the server checks the store for changed feeds. */
+const INTEL_POLL_MS = 5000;
 
 /** Expired nonces are purged this often. */
 const NONCE_PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -29,7 +34,50 @@ export async function serveCommand(): Promise<void> {
     'engine ready',
   );
 
-  const app = await buildApp({ config, store, engine, clock: systemClock, logger });
+  const intel = createIntelLayer({
+    config,
+    engine,
+    store,
+    clock: systemClock,
+    onError: (error) => {
+      logger.error({ err: error }, 'threat index rebuild failed');
+    },
+  });
+  const app = await buildApp({
+    config,
+    store,
+    engine,
+    clock: systemClock,
+    logger,
+    intel: intel.layer,
+  });
+  logger.info(
+    { feeds: intel.layer.current.feeds.length, entries: intel.layer.current.size },
+    'threat index ready',
+  );
+  // Feeds imported by another process (`linkguard feeds import`) or refreshed below show up here.
+  intel.layer.startPolling(INTEL_POLL_MS);
+  const stopRefresh =
+    intel.http === null || config.feeds.length === 0
+      ? () => undefined
+      : scheduleFeedRefresh(
+          { http: intel.http, store: store.intel, clock: systemClock },
+          config.feeds.map((feed) => ({
+            name: feed.name,
+            format: feed.format,
+            url: feed.url,
+            threat: null,
+          })),
+          config.feedsRefreshMinutes * 60_000,
+          (feed, outcome) => {
+            // Feed names and outcomes only: feed URLs may carry access tokens.
+            if (outcome.status === 'failed') {
+              logger.warn({ feed: feed.name, error: outcome.error }, 'feed refresh failed');
+            } else {
+              logger.info({ feed: feed.name, outcome: outcome.status }, 'feed refreshed');
+            }
+          },
+        );
   const purge = setInterval(() => {
     store.payments
       .purgeExpiredNonces(systemClock.now() - EXPIRED_NONCE_GRACE_MS)
@@ -45,8 +93,10 @@ export async function serveCommand(): Promise<void> {
     closing = true;
     logger.info({ signal }, 'shutting down');
     clearInterval(purge);
+    stopRefresh();
     app
       .close()
+      .then(() => intel.close())
       .then(() => store.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => {

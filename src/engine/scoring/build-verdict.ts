@@ -76,7 +76,9 @@ export function buildVerdict(
   const { findings } = judgement;
   const p = sigmoid(judgement.logit);
   const ownSite = analysis.owner !== null && analysis.hosting === null;
-  const listed = intel.denied.length > 0 || intel.webRisk.length > 0;
+  // Web Risk's extended coverage lists "possibly" deceptive sites: caution, not danger alone.
+  const listed =
+    intel.denied.length > 0 || intel.webRisk.some((type) => type !== WEB_RISK_EXTENDED);
   const fresh =
     intel.domainAge.status === 'known' ? intel.domainAge.days < FRESH_DOMAIN_DAYS : null;
   const allowlisted =
@@ -84,10 +86,11 @@ export function buildVerdict(
       !judgement.rules.some((r) => r.id === 'rule:userinfo_brand')) ||
     intel.allowedBy.length > 0;
   // A lookalike on a freshly registered domain is strong evidence (DESIGN §5).
-  const rules =
-    fresh === true && findings.length > 0 && !allowlisted
-      ? [...judgement.rules, FRESH_LOOKALIKE_RULE]
-      : judgement.rules;
+  const rules = [
+    ...judgement.rules,
+    ...(fresh === true && findings.length > 0 && !allowlisted ? [FRESH_LOOKALIKE_RULE] : []),
+    ...(intel.webRisk.includes(WEB_RISK_EXTENDED) && !listed ? [WEB_RISK_EXTENDED_RULE] : []),
+  ];
   const dangerRules = rules
     .filter((r) => r.level === 'danger')
     .sort((a, b) => b.confidence - a.confidence);
@@ -196,6 +199,16 @@ const FRESH_LOOKALIKE_RULE = {
   level: 'danger' as const,
   confidence: 0.9,
   text: `the domain imitating a brand was registered less than ${FRESH_DOMAIN_DAYS} days ago`,
+};
+
+/** Web Risk's extended-coverage list (cloud.google.com/web-risk/docs/extended-coverage). */
+const WEB_RISK_EXTENDED = 'SOCIAL_ENGINEERING_EXTENDED_COVERAGE';
+
+const WEB_RISK_EXTENDED_RULE = {
+  id: 'rule:web_risk_extended_coverage',
+  level: 'caution' as const,
+  confidence: 0.7,
+  text: "Google Web Risk's extended coverage lists this address as possibly deceptive",
 };
 
 /** Web Risk threat types (cloud.google.com/web-risk/docs/reference/rest/v1/ThreatType). */

@@ -215,7 +215,10 @@ export class SqliteIntelStore implements IntelStore {
       this.#buffer.splice(0, this.#buffer.length - MAX_BUFFERED_EVENTS);
     }
     if (this.#buffer.length >= HISTORY_BATCH) this.flushHistory();
-    else this.#timer ??= setTimeout(() => this.flushHistory(), HISTORY_FLUSH_MS).unref();
+    else
+      this.#timer ??= setTimeout(() => {
+        this.flushHistory();
+      }, HISTORY_FLUSH_MS).unref();
     return Promise.resolve();
   }
 

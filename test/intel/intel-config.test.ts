@@ -1,0 +1,51 @@
+/** RDAP_ENABLED, RDAP_TIMEOUT_MS, WEB_RISK_API_KEY and WEB_RISK_URL in loadConfig. */
+import { describe, expect, it } from 'vitest';
+
+import { ConfigError, loadConfig } from '../../src/config/config.js';
+
+describe('RDAP and Web Risk configuration', () => {
+  it('defaults: RDAP on with 800 ms, no Web Risk key, the Google endpoint', () => {
+    const config = loadConfig({});
+    expect(config.rdapEnabled).toBe(true);
+    expect(config.rdapTimeoutMs).toBe(800);
+    expect(config.webRiskApiKey).toBeNull();
+    expect(config.webRiskUrl).toBe('https://webrisk.googleapis.com');
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      RDAP_ENABLED: 'false',
+      RDAP_TIMEOUT_MS: '50',
+      WEB_RISK_API_KEY: 'AIzaSyTEST-key_0123456789',
+      WEB_RISK_URL: 'http://webrisk.test.example:8081/',
+    });
+    expect(config.rdapEnabled).toBe(false);
+    expect(config.rdapTimeoutMs).toBe(50);
+    expect(config.webRiskApiKey).toBe('AIzaSyTEST-key_0123456789');
+    expect(config.webRiskUrl).toBe('http://webrisk.test.example:8081');
+  });
+
+  it.each([
+    ['RDAP_TIMEOUT_MS', '801'],
+    ['RDAP_TIMEOUT_MS', '49'],
+    ['RDAP_ENABLED', 'yes'],
+    ['WEB_RISK_URL', 'ftp://webrisk.example'],
+    ['WEB_RISK_URL', 'https://webrisk.example/?key=1'],
+    ['WEB_RISK_API_KEY', 'short'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('never repeats the API key in a configuration error', () => {
+    const key = 'AIzaSy secret with spaces';
+    let message = '';
+    try {
+      loadConfig({ WEB_RISK_API_KEY: key });
+    } catch (error) {
+      message = error instanceof Error ? error.message : String(error);
+    }
+    expect(message).toContain('WEB_RISK_API_KEY');
+    expect(message).not.toContain('secret');
+  });
+});
