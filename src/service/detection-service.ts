@@ -15,6 +15,7 @@ import type { LayerCoverage } from '../engine/scoring/build-verdict.js';
 import { normalizeUrl, type ParsedUrl } from '../engine/url/normalize-url.js';
 import type { Verdict } from '../engine/verdict.js';
 import { AppError } from '../errors.js';
+import { historyKey } from '../intel/history-key.js';
 import type { IntelLayer } from '../intel/intel-layer.js';
 import type { ApiKeyRecord, Store } from '../store/ports.js';
 import { DEFAULT_VERDICT_CACHE_SIZE, VerdictCache } from './verdict-cache.js';
@@ -125,8 +126,9 @@ export class DetectionService {
         verdict = this.cache.set(url.href, fresh, ttl);
       }
     }
-    if (verdict.verdict !== 'safe' && url.registrableDomain !== null) {
-      this.recordHistory(url.registrableDomain, verdict);
+    if (verdict.verdict !== 'safe') {
+      const site = historyKey(this.engine, url);
+      if (site !== null) this.recordHistory(site, verdict);
     }
     return verdict;
   }

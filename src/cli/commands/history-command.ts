@@ -8,18 +8,23 @@ import { Command } from 'commander';
 import pc from 'picocolors';
 
 import { normalizeUrl } from '../../engine/url/normalize-url.js';
+import { defaultEngine } from '../../engine-data/load-engine-data.js';
+import { historyKey } from '../../intel/history-key.js';
 import { UsageError } from '../usage-error.js';
 import { withStore } from '../with-store.js';
 
 export function historyCommand(): Command {
   return new Command('history')
     .description('what this service has recorded about a domain')
-    .argument('<domain>', 'a domain or URL; its registrable domain is looked up')
+    .argument(
+      '<domain>',
+      'a domain or URL; its registrable domain (a hosting tenant: its own name) is looked up',
+    )
     .option('--json', 'print JSON')
     .action(async (input: string, options: { json?: boolean }) => {
       const parsed = normalizeUrl(input);
-      const domain = parsed.ok ? parsed.url.registrableDomain : null;
-      if (domain === null) throw new UsageError(`${input} has no registrable domain`);
+      const domain = parsed.ok ? historyKey(defaultEngine(), parsed.url) : null;
+      if (domain === null) throw new UsageError(`${input} has no domain the history records`);
       const history = await withStore((store) => store.intel.domainHistory(domain));
       if (options.json === true) {
         console.log(JSON.stringify({ domain, history }));

@@ -285,8 +285,9 @@ function rank(verdict: VerdictValue): number {
   return verdict === 'danger' ? 2 : verdict === 'caution' ? 1 : 0;
 }
 
+/** Each type once, in spec §2.3 order (URL rules and feeds may name the same type). */
 function sortThreatTypes(types: ThreatType[]): ThreatType[] {
-  return [...types].sort((a, b) => THREAT_TYPES.indexOf(a) - THREAT_TYPES.indexOf(b));
+  return [...new Set(types)].sort((a, b) => THREAT_TYPES.indexOf(a) - THREAT_TYPES.indexOf(b));
 }
 
 function signalsOf(
