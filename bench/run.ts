@@ -34,6 +34,10 @@ import autocannon, { type AutocannonInstance, type AutocannonRequest } from 'aut
 
 import { BENCH_URL_CATEGORIES, BENCH_URLS } from './bench-urls.js';
 import {
+  SECTION_END as INTEL_SECTION_END,
+  SECTION_START as INTEL_SECTION_START,
+} from './intel-section.js';
+import {
   SECTION_END as PAYMENTS_SECTION_END,
   SECTION_START as PAYMENTS_SECTION_START,
 } from './payments-section.js';
@@ -486,21 +490,41 @@ async function main(): Promise<void> {
   };
   console.log(`\n${renderConsole(report)}`);
   mkdirSync(dirname(options.out), { recursive: true });
-  // The payments section comes from `npm run bench:payments`; keep it when rewriting the file.
+  // The payments and intel sections come from `npm run bench:payments` and `npm run bench:intel`;
+  // keep them when rewriting the file.
   const payments = paymentsSection(options.out);
   writeFileSync(options.out, renderMarkdown(report) + payments);
   console.log(`\nwrote ${relative(ROOT, options.out)}`);
   if (profile !== null) console.log(`CPU profile kept at ${profile.file}`);
+  if (!options.freshUrls && options.out === resolve(ROOT, 'docs/bench.md')) {
+    // Layer 2's index (build time, lookup rate, RSS with every development feed) is part of the
+    // same report: bench/intel-bench.ts writes its own section of docs/bench.md.
+    console.log('\nthreat-intel index: bench/intel-bench.ts …');
+    const intel = spawnSync('npx', ['tsx', join(ROOT, 'bench/intel-bench.ts')], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
+    if (intel.status !== 0) process.exitCode = intel.status ?? 1;
+  }
 }
 
-/** The `npm run bench:payments` section of `file` (with a leading newline), or ''. */
+/**
+ * The `npm run bench:payments` and `npm run bench:intel` sections of `file` (each with a leading
+ * newline), or ''.
+ */
 function paymentsSection(file: string): string {
   const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const from = previous.indexOf(PAYMENTS_SECTION_START);
-  const to = previous.indexOf(PAYMENTS_SECTION_END);
-  return from !== -1 && to > from
-    ? `\n${previous.slice(from, to + PAYMENTS_SECTION_END.length)}\n`
-    : '';
+  const markers = [
+    [PAYMENTS_SECTION_START, PAYMENTS_SECTION_END],
+    [INTEL_SECTION_START, INTEL_SECTION_END],
+  ] as const;
+  return markers
+    .map(([start, end]) => {
+      const from = previous.indexOf(start);
+      const to = previous.indexOf(end);
+      return from !== -1 && to > from ? `\n${previous.slice(from, to + end.length)}\n` : '';
+    })
+    .join('');
 }
 
 let signalled = false;

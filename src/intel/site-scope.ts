@@ -11,6 +11,8 @@
  * - Other hosts: from the host up to the registrable domain.
  * - Protected domains (a brand's official domain, a popular site): host entries are not honoured
  *   (a feed listing `google.com` is a feed error); URL-prefix entries are (a compromised page).
+ * - URL shorteners and link-in-bio hubs (`bit.ly/x`, `linktr.ee/x`) are shared hosts too: each
+ *   link is someone's, so they are treated like path tenancy.
  */
 import type { Engine } from '../engine/create-engine.js';
 import type { ParsedUrl } from '../engine/url/normalize-url.js';
@@ -36,14 +38,22 @@ export function siteScope(engine: Engine, url: ParsedUrl): SiteScope {
   const { context } = engine;
   const host = url.hostname;
   const hosting = context.hosting.tenantOf(host, url.pathname);
-  const platformHost = context.hosting.platform(host) !== undefined;
+  const redirector =
+    context.redirectors.has(host) ||
+    (url.registrableDomain !== null && context.redirectors.has(url.registrableDomain));
+  const platformHost = context.hosting.platform(host) !== undefined || redirector;
   const registrable = url.registrableDomain;
   const protectedDomain =
     hosting === null &&
     registrable !== null &&
     (context.popular.has(registrable) || context.brands.officialBrand(registrable) !== undefined);
   if (hosting?.tenancy === 'path' || platformHost) {
-    return { hostCandidates: [], protectedDomain, platformHost, pathTenancy: hosting !== null };
+    return {
+      hostCandidates: [],
+      protectedDomain,
+      platformHost,
+      pathTenancy: hosting !== null || redirector,
+    };
   }
   const boundary = hosting !== null ? `${hosting.tenant}.${hosting.suffix}` : (registrable ?? host);
   const hostCandidates = [host];

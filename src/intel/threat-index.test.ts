@@ -51,6 +51,8 @@ const sources = (index: ThreatIndex, input: string) =>
 describe('host entries', () => {
   it('match the host, its subdomains and www, up to the registrable domain only', () => {
     const index = build([[PHISH, entry('www.evil-login.xyz', { firstSeen: 1_700_000_000_000 })]]);
+    // First-seen times are kept to the day (the reason shows a date).
+    const day = Math.floor(1_700_000_000_000 / 86_400_000) * 86_400_000;
     expect(index.lookup(url('https://evil-login.xyz/a?b=c')).denied).toEqual([
       {
         source: 'phish',
@@ -58,7 +60,7 @@ describe('host entries', () => {
         matched: 'evil-login.xyz',
         threat: 'credential_phishing',
         brand: null,
-        firstSeen: 1_700_000_000_000,
+        firstSeen: day,
       },
     ]);
     expect(sources(index, 'http://deep.sub.evil-login.xyz/')).toEqual(['phish']);
@@ -134,15 +136,26 @@ describe('URL-prefix entries', () => {
 });
 
 describe('allow entries, brands, feeds', () => {
-  it('allow entries win over deny entries', () => {
+  it('allow entries win over deny entries on the host they name, never on its subdomains', () => {
     const index = build([
       [WEB3, entry('wallet-tools.io')],
       [ALLOW, entry('wallet-tools.io', { list: 'allow' })],
     ]);
-    expect(index.lookup(url('https://app.wallet-tools.io/'))).toEqual({
-      denied: [],
-      allowedBy: ['allowlist'],
-    });
+    for (const allowed of ['https://wallet-tools.io/', 'https://www.wallet-tools.io/x']) {
+      expect(index.lookup(url(allowed))).toEqual({ denied: [], allowedBy: ['allowlist'] });
+    }
+    // A list that allows a platform must not allow every tenant below it.
+    expect(sources(index, 'https://app.wallet-tools.io/')).toEqual(['web3']);
+  });
+
+  it('treats URL shorteners as shared hosts: a listed short link, never the shortener', () => {
+    const index = build([
+      [PHISH, entry('https://bit.ly/3ScamLink')],
+      [PHISH, entry('bit.ly')],
+    ]);
+    expect(sources(index, 'https://bit.ly/3ScamLink')).toEqual(['phish']);
+    expect(sources(index, 'https://bit.ly/3Harmless')).toEqual([]);
+    expect(index.stats).toMatchObject({ prefixDeny: 1, hostDeny: 0 });
   });
 
   it('one hit per feed, and every feed that lists it', () => {

@@ -13,7 +13,7 @@
  * - a feed URL on a path-tenancy host or a protected domain becomes a URL-prefix entry (host +
  *   path and query); any other feed URL condemns its host (dedicated phishing hosts), with a
  *   leading `www.` removed.
- * Memory: one small object per entry plus a Map key per host (≈ 150 bytes an entry).
+ * Memory: a Map key per host and a shared entry object per (feed, brand, first-seen day).
  */
 import type { Brand } from '../engine/brand/brand-index.js';
 import type { Engine } from '../engine/create-engine.js';
@@ -36,7 +36,8 @@ interface Entry {
   firstSeen: number | null;
 }
 
-interface PrefixEntry extends Entry {
+interface PrefixEntry {
+  entry: Entry;
   /** Path and query the URL must start with (`/forms/d/abc`). */
   path: string;
 }
@@ -60,6 +61,9 @@ export interface IndexMatch {
 }
 
 type Slot<T> = T | T[];
+
+/** Feed first-seen times are kept to the day (the reason shows a date). */
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 function push<T>(map: Map<string, Slot<T>>, key: string, value: T): void {
   const slot = map.get(key);
@@ -105,12 +109,15 @@ export class ThreatIndex {
     const pathAndQuery = url.pathname + url.search;
     const prefixHost = withoutWww(url.hostname, scope);
 
+    // Allow entries vouch for the host they name (and its www), never for its subdomains: a
+    // list that allows a platform (`fleek.co`) must not allow every tenant below it.
     const allowed = new Set<string>();
-    for (const host of scope.hostCandidates) {
+    for (const host of scope.hostCandidates.slice(0, 2)) {
+      if (host !== url.hostname && host !== withoutWww(url.hostname, scope)) continue;
       for (const entry of each(this.hostAllow.get(host))) allowed.add(entry.feed.name);
     }
-    for (const entry of each(this.prefixAllow.get(prefixHost))) {
-      if (pathAndQuery.startsWith(entry.path)) allowed.add(entry.feed.name);
+    for (const prefix of each(this.prefixAllow.get(prefixHost))) {
+      if (pathAndQuery.startsWith(prefix.path)) allowed.add(prefix.entry.feed.name);
     }
     if (allowed.size > 0) return { denied: [], allowedBy: [...allowed].sort() };
 
@@ -122,9 +129,10 @@ export class ThreatIndex {
         }
       }
     }
-    for (const entry of each(this.prefixDeny.get(prefixHost))) {
-      if (pathAndQuery.startsWith(entry.path) && !hits.has(entry.feed.name)) {
-        hits.set(entry.feed.name, hit(entry, 'url_prefix', prefixHost + entry.path));
+    for (const prefix of each(this.prefixDeny.get(prefixHost))) {
+      const { entry, path } = prefix;
+      if (pathAndQuery.startsWith(path) && !hits.has(entry.feed.name)) {
+        hits.set(entry.feed.name, hit(entry, 'url_prefix', prefixHost + path));
       }
     }
     return { denied: [...hits.values()], allowedBy: [] };
@@ -150,6 +158,8 @@ export class ThreatIndexBuilder {
   private readonly prefixAllow = new Map<string, Slot<PrefixEntry>>();
   private readonly feedsById = new Map<number, IndexedFeed>();
   private readonly brands = new Map<string, Brand | null>();
+  /** One shared Entry per (feed, brand, first-seen day): a million entries share a few thousand. */
+  private readonly interned = new Map<string, Entry>();
   private readonly stats: IndexStats = {
     hostDeny: 0,
     hostAllow: 0,
@@ -184,11 +194,7 @@ export class ThreatIndexBuilder {
     }
     const url = parsed.url;
     const scope = siteScope(this.engine, url);
-    const entry: Entry = {
-      feed,
-      brand: this.brandOf(stored.target),
-      firstSeen: stored.firstSeen,
-    };
+    const entry = this.intern(feed, this.brandOf(stored.target), stored.firstSeen);
     const deny = stored.list === 'deny';
     const hostOnly = stored.kind === 'host';
 
@@ -213,7 +219,7 @@ export class ThreatIndexBuilder {
       else this.stats.platformHosts++;
       return;
     }
-    const prefix: PrefixEntry = { ...entry, path };
+    const prefix: PrefixEntry = { entry, path };
     push(deny ? this.prefixDeny : this.prefixAllow, withoutWww(url.hostname, scope), prefix);
     if (deny) this.stats.prefixDeny++;
     else this.stats.prefixAllow++;
@@ -229,6 +235,17 @@ export class ThreatIndexBuilder {
       this.feeds,
       { ...this.stats },
     );
+  }
+
+  private intern(feed: IndexedFeed, brand: Brand | null, firstSeen: number | null): Entry {
+    const day = firstSeen === null ? null : Math.floor(firstSeen / DAY_MS) * DAY_MS;
+    const key = `${feed.id}|${brand?.id ?? ''}|${day ?? ''}`;
+    let entry = this.interned.get(key);
+    if (entry === undefined) {
+      entry = { feed, brand, firstSeen: day };
+      this.interned.set(key, entry);
+    }
+    return entry;
   }
 
   /** The catalog brand a feed's target names (PhishTank "PayPal", "Amazon.com"), or null. */

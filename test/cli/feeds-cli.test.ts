@@ -186,8 +186,11 @@ const CHECKED = {
   polkadotDeny: 'https://0xarb.xyz/claim',
   /** In both ScamSniffer feeds (the CSV one dated 2025-04-18). */
   scamsnifferDeny: 'https://absportal.xyz/',
-  /** polkadot allow entry `*.fleek.co`. */
-  polkadotAllow: 'https://app.fleek.co/',
+  /**
+   * polkadot allow entry `*.fleek.co`: an allow entry vouches for the host it names, never for
+   * tenants below it (decision 57), so the apex is allowed and `app.fleek.co` is not.
+   */
+  polkadotAllow: 'https://fleek.co/',
   /** In no feed. */
   unrelated: 'https://example.org/',
 };

@@ -158,7 +158,7 @@ describe('feed hits', () => {
       { at: T0 },
     );
     await h.intel.refresh();
-    const allowed = await verdictOf(h, 'https://app.wallet-tools.io/');
+    const allowed = await verdictOf(h, 'https://wallet-tools.io/');
     expect(allowed.verdict).toBe('safe');
     expect(allowed.signals.known_threat).toBe(false);
     expect(allowed.details.matched_patterns).toContain('allowlist:web3-lists');
