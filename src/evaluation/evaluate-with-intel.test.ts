@@ -55,7 +55,8 @@ beforeAll(() => {
   add(PHISH, 'https://docs.google.com/forms/d/e/abc123/');
   add(WEB3, 'my-tenant.pages.dev');
   add(WEB3, 'allowed.example-allow.com');
-  add(ALLOW, 'example-allow.com', 'allow');
+  // Allow entries vouch for the host they name only (decision 57).
+  add(ALLOW, 'allowed.example-allow.com', 'allow');
   index = builder.build();
 });
 
