@@ -21,6 +21,7 @@ import { importFeed } from '../../src/intel/feed-import.js';
 import { IntelLayer } from '../../src/intel/intel-layer.js';
 import { createRdapBootstrap } from '../../src/intel/rdap/rdap-bootstrap.js';
 import { createRdapClient } from '../../src/intel/rdap/rdap-client.js';
+import { createWebRiskClient } from '../../src/intel/web-risk/web-risk-client.js';
 import { createHttpClient, type HttpClient } from '../../src/net/index.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { Store } from '../../src/store/ports.js';
@@ -44,8 +45,12 @@ let engine: Engine;
 let registry: ScriptedServer;
 beforeAll(async () => {
   engine = defaultEngine();
-  registry = await startScriptedServer((request) => {
+  registry = await startScriptedServer(async (request) => {
     const name = request.path.replace(/^\/domain\//, '');
+    if (name === 'slow-registry-answer.xyz') {
+      // A registry that stalls past the RDAP budget (800 ms).
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    }
     const at = REGISTERED[name];
     if (at === undefined) return { status: 404, body: '{"errorCode":404}' };
     return {
@@ -83,6 +88,7 @@ afterEach(async () => {
 
 async function harness(
   feeds: [string, Parameters<typeof importFeed>[1]['format']][],
+  webRiskPort: number | null = null,
 ): Promise<Harness> {
   dir = mkdtempSync(join(tmpdir(), 'linkguard-intel-'));
   const store = openSqliteStore(join(dir, 'lg.db'));
@@ -97,7 +103,12 @@ async function harness(
   const clock = testClock();
   const http = createHttpClient({
     userAgent: 'linkguard-test',
-    resolveOverrides: [{ host: 'rdap.test.example', port: registry.port, address: '127.0.0.1' }],
+    resolveOverrides: [
+      { host: 'rdap.test.example', port: registry.port, address: '127.0.0.1' },
+      ...(webRiskPort === null
+        ? []
+        : [{ host: 'webrisk.test.example', port: webRiskPort, address: '127.0.0.1' }]),
+    ],
   });
   const bootstrap = createRdapBootstrap({
     version: '1.0',
@@ -108,6 +119,15 @@ async function harness(
     engine,
     store: store.intel,
     domainAge: createRdapClient({ http, bootstrap, clock }),
+    webRisk:
+      webRiskPort === null
+        ? null
+        : createWebRiskClient({
+            http,
+            apiKey: 'test-key',
+            clock,
+            baseUrl: `http://webrisk.test.example:${webRiskPort}`,
+          }),
   });
   const app = await buildApp({
     config: loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'lg.db')}` }),
@@ -245,5 +265,58 @@ describe('domain age', () => {
       expect(verdict.signals.fresh_domain).toBeNull();
     }
     expect(registry.requests.length).toBe(before);
+  });
+
+  it('a registry that stalls: the verdict comes within the budget, with the age unknown', async () => {
+    const h = await harness([]);
+    const started = performance.now();
+    const verdict = await verdictOf(h, 'https://slow-registry-answer.xyz/');
+    expect(performance.now() - started).toBeLessThan(1400);
+    expect(verdict.signals.fresh_domain).toBeNull();
+    expect(verdict.details.domain_age_days).toBeNull();
+  });
+});
+
+describe('Google Web Risk', () => {
+  it('a listed URL is danger with known_threat; extended coverage alone is caution; not listed changes nothing', async () => {
+    const webRisk = await startScriptedServer((request) => {
+      const uri = new URLSearchParams(request.query).get('uri') ?? '';
+      const listed = uri.includes('listed-by-google');
+      const extended = uri.includes('maybe-deceptive');
+      const body = listed
+        ? { threat: { threatTypes: ['SOCIAL_ENGINEERING'], expireTime: '2030-01-01T00:00:00Z' } }
+        : extended
+          ? {
+              threat: {
+                threatTypes: ['SOCIAL_ENGINEERING_EXTENDED_COVERAGE'],
+                expireTime: '2030-01-01T00:00:00Z',
+              },
+            }
+          : {};
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      };
+    });
+    try {
+      const h = await harness([], webRisk.port);
+      const listed = await verdictOf(h, 'https://listed-by-google.com/login');
+      expect(listed).toMatchObject({ verdict: 'danger', signals: { known_threat: true } });
+      expect(listed.details.matched_patterns).toContain('intel:web_risk:social_engineering');
+      expect(listed.reason).toMatch(/Google Web Risk/);
+      const extended = await verdictOf(h, 'https://maybe-deceptive.com/');
+      expect(extended.verdict).toBe('caution');
+      expect(extended.signals.known_threat).toBe(false);
+      const clean = await verdictOf(h, 'https://ordinary-bakery-site.com/');
+      expect(clean.verdict).toBe('safe');
+      // Brand and popular domains are not sent to Google.
+      await verdictOf(h, 'https://paypal.com/');
+      expect(webRisk.requests.map((r) => new URLSearchParams(r.query).get('uri'))).not.toContain(
+        'https://paypal.com/',
+      );
+    } finally {
+      await webRisk.close();
+    }
   });
 });
