@@ -23,7 +23,7 @@
  * --out docs/bench.md.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -40,6 +40,7 @@ import {
   ThreatIndexBuilder,
 } from '../src/intel/threat-index.js';
 import { SECTION_END, SECTION_START } from './intel-section.js';
+import { writeSection } from './support/doc-sections.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
@@ -456,18 +457,6 @@ function render(
   return lines.join('\n');
 }
 
-/** Replace (or append) the intel section of `file`. */
-function writeSection(file: string, section: string): void {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const start = text.indexOf(SECTION_START);
-  const end = text.indexOf(SECTION_END);
-  const next =
-    start !== -1 && end > start
-      ? text.slice(0, start) + section + text.slice(end + SECTION_END.length)
-      : `${text.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, next);
-}
-
 /** RSS (MB) of an empty Node process after two collections, with the given extra flags. */
 function emptyProcessRssMb(flags: readonly string[]): number {
   const code = 'globalThis.gc(); globalThis.gc(); console.log(process.memoryUsage().rss)';
@@ -522,7 +511,7 @@ async function main(): Promise<void> {
   const section = render(dev, scale, seconds, loader);
   console.log(`\n${section}`);
   const out = resolve(ROOT, values.out);
-  writeSection(out, section);
+  writeSection(out, { start: SECTION_START, end: SECTION_END }, section);
   console.log(`\nwrote ${relative(ROOT, out)}`);
 }
 

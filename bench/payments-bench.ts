@@ -19,7 +19,6 @@
  *
  * Options: --payments 30 (per chain and latency), --out docs/bench.md.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -33,6 +32,7 @@ import { sendBaseUsdcPayment, signNonceMessage } from '../src/client/base-paymen
 import { sendSolanaUsdcPayment } from '../src/client/solana-payment.js';
 import { type Chain, paymentHeaders, type PaymentProof } from '../src/payments/payment-proof.js';
 import { SECTION_END, SECTION_START } from './payments-section.js';
+import { writeSection } from './support/doc-sections.js';
 import { median } from './support/stats.js';
 
 const TARGET_OVERHEAD_MS = 5;
@@ -235,23 +235,6 @@ function render(rows: Row[], payments: number): string {
   return lines.join('\n');
 }
 
-/** Replace (or append) the payments section of `file`. */
-export function writeSection(file: string, section: string): void {
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    // A new file.
-  }
-  const start = text.indexOf(SECTION_START);
-  const end = text.indexOf(SECTION_END);
-  const next =
-    start !== -1 && end > start
-      ? text.slice(0, start) + section + text.slice(end + SECTION_END.length)
-      : `${text.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, next);
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -284,7 +267,7 @@ async function main(): Promise<void> {
   }
   const section = render(rows, payments);
   console.log(`\n${section}`);
-  writeSection(values.out, section);
+  writeSection(values.out, { start: SECTION_START, end: SECTION_END }, section);
   console.log(`\nwrote ${values.out}`);
 }
 

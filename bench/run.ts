@@ -43,6 +43,7 @@ import {
 } from './payments-section.js';
 import { cpuUse, snapshot } from './support/cpu-accounting.js';
 import { summariseCpuProfile } from './support/cpu-profile.js';
+import { findSection } from './support/doc-sections.js';
 import { benchEngine } from './support/engine-bench.js';
 import {
   choosePinning,
@@ -514,16 +515,12 @@ async function main(): Promise<void> {
  */
 function paymentsSection(file: string): string {
   const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const markers = [
-    [PAYMENTS_SECTION_START, PAYMENTS_SECTION_END],
-    [INTEL_SECTION_START, INTEL_SECTION_END],
-  ] as const;
-  return markers
-    .map(([start, end]) => {
-      const from = previous.indexOf(start);
-      const to = previous.indexOf(end);
-      return from !== -1 && to > from ? `\n${previous.slice(from, to + end.length)}\n` : '';
-    })
+  return [
+    { start: PAYMENTS_SECTION_START, end: PAYMENTS_SECTION_END },
+    { start: INTEL_SECTION_START, end: INTEL_SECTION_END },
+  ]
+    .map((markers) => findSection(previous, markers))
+    .map((section) => (section === null ? '' : `\n${section}\n`))
     .join('');
 }
 

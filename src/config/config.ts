@@ -5,6 +5,7 @@
  * a message naming the variable. Every variable is documented in the README's configuration
  * table with its default.
  */
+import { FEED_FORMATS, type FeedFormat } from '../intel/feeds/raw-feed-entry.js';
 import { parseResolveOverrides, type ResolveOverride } from '../net/resolve-override.js';
 
 /** Where the store lives. `sqlite` is the embedded default; `postgres` is the scale-out store. */
@@ -275,21 +276,13 @@ function trustProxyVar(env: Env): TrustProxy {
   return list;
 }
 
-/** Feed formats `FEEDS` may name (every parser format except `csv`, which needs column names). */
-export const CONFIGURABLE_FEED_FORMATS = [
-  'plain',
-  'phishtank-csv',
-  'phishtank-json',
-  'openphish',
-  'urlhaus-csv',
-  'polkadot-json',
-  'metamask-json',
-  'scamsniffer-json',
-  'cryptoscamdb-yaml',
-] as const;
+/** Feed formats `FEEDS` may name: every parser format but `csv`, which needs column names. */
+export const CONFIGURABLE_FEED_FORMATS = FEED_FORMATS.filter(
+  (format): format is Exclude<FeedFormat, 'csv'> => format !== 'csv',
+);
 
 /** A feed format `FEEDS` may name; assignable to the parsers' `FeedFormat` (checked by tsc). */
-export type ConfigurableFeedFormat = (typeof CONFIGURABLE_FEED_FORMATS)[number];
+export type ConfigurableFeedFormat = Exclude<FeedFormat, 'csv'>;
 
 function feedsVar(
   env: Env,

@@ -17,6 +17,7 @@ import { importFeed } from '../../intel/feed-import.js';
 import { FEED_FORMATS, type FeedFormat, FeedFormatError } from '../../intel/feeds/parse-feed.js';
 import { IntelLayer } from '../../intel/intel-layer.js';
 import type { FeedRecord } from '../../store/ports.js';
+import { isoOrEmpty } from '../format-time.js';
 import { printTable } from '../print-table.js';
 import { UsageError } from '../usage-error.js';
 import { withStore } from '../with-store.js';
@@ -31,8 +32,6 @@ interface ImportOptions {
   json?: boolean;
 }
 
-const iso = (ms: number | null): string => (ms === null ? '' : new Date(ms).toISOString());
-
 function feedView(feed: FeedRecord) {
   return {
     name: feed.name,
@@ -40,8 +39,8 @@ function feedView(feed: FeedRecord) {
     url: feed.url,
     threat: feed.threat,
     entries: feed.entryCount,
-    imported_at: feed.importedAt === null ? null : iso(feed.importedAt),
-    checked_at: feed.checkedAt === null ? null : iso(feed.checkedAt),
+    imported_at: feed.importedAt === null ? null : isoOrEmpty(feed.importedAt),
+    checked_at: feed.checkedAt === null ? null : isoOrEmpty(feed.checkedAt),
     last_error: feed.lastError,
   };
 }
@@ -137,7 +136,7 @@ export function feedsCommand(): Command {
           f.name,
           f.format,
           String(f.entryCount),
-          iso(f.importedAt),
+          isoOrEmpty(f.importedAt),
           f.url ?? '(file)',
         ]),
       );
@@ -167,8 +166,8 @@ export function feedsCommand(): Command {
         list.map((f) => [
           f.name,
           String(f.entryCount),
-          iso(f.importedAt),
-          iso(f.checkedAt),
+          isoOrEmpty(f.importedAt),
+          isoOrEmpty(f.checkedAt),
           f.lastError === null ? '' : pc.red(f.lastError),
         ]),
       );

@@ -11,6 +11,7 @@ import pc from 'picocolors';
 import { generateApiKey } from '../../access/api-key.js';
 import { monthOf, systemClock } from '../../clock.js';
 import type { ApiKeyRecord } from '../../store/ports.js';
+import { isoOrEmpty } from '../format-time.js';
 import { printTable } from '../print-table.js';
 import { UsageError } from '../usage-error.js';
 import { withStore } from '../with-store.js';
@@ -52,16 +53,14 @@ const parseMonth = (value: string): string => {
   return value;
 };
 
-const iso = (ms: number | null): string => (ms === null ? '' : new Date(ms).toISOString());
-
 function publicView(key: ApiKeyRecord) {
   return {
     id: key.id,
     name: key.name,
     prefix: key.prefix,
-    created_at: iso(key.createdAt),
-    expires_at: key.expiresAt === null ? null : iso(key.expiresAt),
-    revoked_at: key.revokedAt === null ? null : iso(key.revokedAt),
+    created_at: isoOrEmpty(key.createdAt),
+    expires_at: key.expiresAt === null ? null : isoOrEmpty(key.expiresAt),
+    revoked_at: key.revokedAt === null ? null : isoOrEmpty(key.revokedAt),
     rate_limit_per_minute: key.rateLimitPerMinute,
     monthly_allowance: key.monthlyAllowance,
     hard_cap: key.hardCap,
@@ -150,8 +149,8 @@ export function keysCommand(): Command {
           key.id,
           key.name,
           `${key.prefix}…`,
-          iso(key.createdAt).slice(0, 10),
-          key.expiresAt === null ? '-' : iso(key.expiresAt).slice(0, 10),
+          isoOrEmpty(key.createdAt).slice(0, 10),
+          key.expiresAt === null ? '-' : isoOrEmpty(key.expiresAt).slice(0, 10),
           key.revokedAt !== null
             ? pc.red('revoked')
             : key.expiresAt !== null && key.expiresAt <= now

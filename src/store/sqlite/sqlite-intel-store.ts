@@ -24,20 +24,6 @@ const HISTORY_BATCH = 256;
 /** Events kept while writes fail; beyond, the oldest are dropped (history is best effort). */
 const MAX_BUFFERED_EVENTS = 50_000;
 
-interface FeedRow {
-  id: number;
-  name: string;
-  format: string;
-  url: string | null;
-  threat: string | null;
-  entryCount: number;
-  importedAt: number | null;
-  checkedAt: number | null;
-  etag: string | null;
-  lastModified: string | null;
-  lastError: string | null;
-}
-
 interface HistoryRow {
   domain: string;
   firstSeen: number;
@@ -54,11 +40,11 @@ const FEED_COLUMNS = `id, name, format, url, threat, entry_count AS entryCount,
 
 export class SqliteIntelStore implements IntelStore {
   readonly #db: Database.Database;
-  readonly #findFeed: Database.Statement<[string], FeedRow>;
+  readonly #findFeed: Database.Statement<[string], FeedRecord>;
   readonly #upsertFeed: Database.Statement<
     [{ name: string; format: string; url: string | null; threat: string | null }]
   >;
-  readonly #listFeeds: Database.Statement<[], FeedRow>;
+  readonly #listFeeds: Database.Statement<[], FeedRecord>;
   readonly #bump: Database.Statement<[]>;
   readonly #version: Database.Statement<[], { version: number }>;
   readonly #replace: Database.Transaction<
