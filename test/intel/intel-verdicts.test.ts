@@ -163,6 +163,9 @@ describe('feed hits', () => {
     expect(verdict.details.matched_patterns).toContain('intel:polkadot-all');
     expect(verdict.threat_types).toContain('crypto_scam');
     expect(verdict.reason).toMatch(/^Known threat: .*polkadot-all/);
+    // Layer 2 ran: the reason names only the layer that did not.
+    expect(verdict.reason).toMatch(/Page content not checked\.$/);
+    expect(verdict.reason).not.toMatch(/URL only/);
     expect(verdict.trust_score).toBeLessThan(20);
     // Recorded in the domain history, with the feed as source.
     const history = await h.store.intel.domainHistory(host ?? '');

@@ -390,7 +390,10 @@ function coverageNote(coverage: LayerCoverage, allowlisted: boolean): string {
   ].filter((x): x is string => x !== null);
   if (missing.length === 0 || allowlisted) return '';
   const why = coverage.intel === 'offline' || coverage.page === 'offline' ? ' (offline mode)' : '';
-  return ` Based on the URL only: ${missing.join(' and ')} not checked${why}.`;
+  // With threat intelligence the verdict rests on more than the URL: say only what is missing.
+  return coverage.intel === 'ran'
+    ? ` Page content not checked${why}.`
+    : ` Based on the URL only: ${missing.join(' and ')} not checked${why}.`;
 }
 
 function capitalize(text: string): string {
