@@ -39,6 +39,7 @@ import {
   type ThreatIndex,
   ThreatIndexBuilder,
 } from '../src/intel/threat-index.js';
+import { seededRandom } from '../test/helpers/seeded-random.js';
 import { SECTION_END, SECTION_START } from './intel-section.js';
 import { writeSection } from './support/doc-sections.js';
 
@@ -126,18 +127,6 @@ async function memory(): Promise<Memory> {
     heapUsedMb: usage.heapUsed / MB,
     heapTotalMb: usage.heapTotal / MB,
     externalMb: usage.external / MB,
-  };
-}
-
-/** mulberry32: a small deterministic PRNG (same hosts on every run). */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -308,7 +297,7 @@ async function runScenario(
 
   let syntheticEntries = 0;
   if (scenario === 'scale') {
-    const random = prng(20_241_001);
+    const random = seededRandom(20_241_001);
     const firstSeen = Date.UTC(2025, 0, 1);
     const addStarted = performance.now();
     for (let i = 0; realEntries + syntheticEntries < target; i++) {
