@@ -7,7 +7,6 @@ import { performance } from 'node:perf_hooks';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { Clock } from '../../src/clock.js';
 import {
   createRdapBootstrap,
   loadRdapBootstrap,
@@ -30,6 +29,7 @@ import {
   type ScriptedServer,
   startScriptedServer,
 } from '../helpers/scripted-http-server.js';
+import { type TestClock, testClock } from '../helpers/test-app.js';
 
 const NOW = Date.UTC(2026, 10, 20, 12);
 const MINUTE = 60 * 1000;
@@ -129,15 +129,9 @@ afterAll(async () => {
 /** A client on a fresh cache with a clock the test moves. */
 function setup(options: { timeoutMs?: number; backgroundTimeoutMs?: number } = {}): {
   client: RdapClient;
-  clock: Clock & { advance: (ms: number) => void };
+  clock: TestClock;
 } {
-  let now = NOW;
-  const clock = {
-    now: () => now,
-    advance: (ms: number) => {
-      now += ms;
-    },
-  };
+  const clock = testClock(NOW);
   const client = createRdapClient({
     http,
     bootstrap,

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { Clock } from '../../src/clock.js';
 import {
   createWebRiskClient,
   type WebRiskClient,
@@ -19,6 +18,7 @@ import {
   type ScriptedServer,
   startScriptedServer,
 } from '../helpers/scripted-http-server.js';
+import { type TestClock, testClock } from '../helpers/test-app.js';
 
 const NOW = Date.UTC(2026, 10, 20, 12);
 const MINUTE = 60 * 1000;
@@ -88,15 +88,9 @@ afterAll(async () => {
 
 function setup(options: { timeoutMs?: number; extendedCoverage?: boolean } = {}): {
   client: WebRiskClient;
-  clock: Clock & { advance: (ms: number) => void };
+  clock: TestClock;
 } {
-  let now = NOW;
-  const clock = {
-    now: () => now,
-    advance: (ms: number) => {
-      now += ms;
-    },
-  };
+  const clock = testClock(NOW);
   const client = createWebRiskClient({
     http,
     apiKey: API_KEY,
