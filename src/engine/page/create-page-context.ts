@@ -1,0 +1,37 @@
+/**
+ * @module engine/page/create-page-context
+ * Builds the {@link PageContext} of a final URL from the engine and layer 2's domain age.
+ */
+import type { Engine } from '../create-engine.js';
+import { analyzeUrl } from '../rules/analyze-url.js';
+import { judgeUrl } from '../scoring/url-rules.js';
+import type { ParsedUrl } from '../url/normalize-url.js';
+import type { PageContext } from './page-context.js';
+
+/**
+ * @param engine the built engine.
+ * @param url the final URL of the page (after redirects).
+ * @param fresh layer 2's domain age verdict (true under 30 days, null unknown).
+ */
+export function createPageContext(
+  engine: Engine,
+  url: ParsedUrl,
+  fresh: boolean | null,
+): PageContext {
+  const analysis = analyzeUrl(engine.context, url);
+  const owner = analysis.hosting === null ? analysis.owner : null;
+  const findings = judgeUrl(analysis).findings;
+  return {
+    analysis,
+    brands: engine.brands,
+    fresh,
+    owner,
+    reputable: owner !== null || analysis.popular,
+    riskyInfrastructure:
+      fresh === true ||
+      analysis.hosting !== null ||
+      analysis.tldTier === 'a' ||
+      analysis.tldTier === 'b' ||
+      findings.length > 0,
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * @module engine/page/page-brands
+ * Which brands a page names, from the places a page states its identity (detection.md §2.7
+ * "brand mismatch extraction without ML"): the title, `og:site_name`, `application-name`,
+ * headings, logo `alt` text and the copyright line; and, for category rules, in the first part of
+ * the body text. Names are matched as word n-grams against the brand catalog's names and aliases
+ * (`BrandIndex.brandByName`), never as substrings, so "Paypal" matches but "appleton" does not.
+ */
+import type { Brand, BrandIndex } from '../brand/brand-index.js';
+import type { PageDocument } from './page-document.js';
+
+/** A brand named by a page and where. */
+export interface NamedBrand {
+  brand: Brand;
+  /** Identity places naming it (`title`, `site_name`, `heading`, `logo`, `copyright`, `text`). */
+  places: string[];
+}
+
+/** Longest brand name in words ("hm revenue and customs" is 4). */
+const MAX_NGRAM = 4;
+/** Body text scanned for brand names (characters): the lure is near the top of a page. */
+const BODY_SCAN_CHARS = 20_000;
+const MAX_LOGO_IMAGES = 30;
+const COPYRIGHT =
+  /(?:©|&copy;|\(c\)|copyright)\s*(?:\d{4}(?:\s*[-–]\s*\d{4})?)?\s*([^.|•·\n]{2,60})/giu;
+const WORD = /[\p{L}\p{N}&]+(?:['’.][\p{L}\p{N}]+)*/gu;
+
+/** Brands named by `text`, by word n-grams of up to four words. */
+export function brandsInText(text: string, brands: BrandIndex): Brand[] {
+  const words =
+    text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .match(WORD) ?? [];
+  const found: Brand[] = [];
+  for (let i = 0; i < words.length; i += 1) {
+    for (let n = Math.min(MAX_NGRAM, words.length - i); n >= 1; n -= 1) {
+      const brand = brands.brandByName(words.slice(i, i + n).join(' '));
+      if (brand !== undefined) {
+        if (!found.includes(brand)) found.push(brand);
+        i += n - 1;
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Brands the page names in its identity places, strongest evidence first (most places).
+ * Brands whose name is a common word ("Target", "Chase") count only in the title, the site name
+ * and the copyright line, where they are used as names.
+ */
+export function identityBrands(doc: PageDocument, brands: BrandIndex): NamedBrand[] {
+  const byBrand = new Map<Brand, Set<string>>();
+  const add = (place: string, text: string, strict: boolean): void => {
+    if (text === '') return;
+    for (const brand of brandsInText(text, brands)) {
+      if (strict && brand.commonWord) continue;
+      const places = byBrand.get(brand) ?? new Set<string>();
+      places.add(place);
+      byBrand.set(brand, places);
+    }
+  };
+  add('title', doc.title, false);
+  add('site_name', doc.meta.get('og:site_name') ?? '', false);
+  add('site_name', doc.meta.get('application-name') ?? '', false);
+  for (const heading of doc.headings.slice(0, 8)) add('heading', heading, true);
+  for (const image of doc.images.slice(0, MAX_LOGO_IMAGES)) {
+    if (/logo|brand|icon/i.test(`${image.alt} ${image.src}`)) add('logo', image.alt, false);
+  }
+  for (const match of doc.text.slice(-BODY_SCAN_CHARS).matchAll(COPYRIGHT)) {
+    add('copyright', match[1] ?? '', false);
+  }
+  return [...byBrand]
+    .map(([brand, places]) => ({ brand, places: [...places] }))
+    .sort((a, b) => b.places.length - a.places.length);
+}
+
+/** Brands named in the first part of the body text (for category rules: carriers, agencies). */
+export function bodyBrands(doc: PageDocument, brands: BrandIndex): Brand[] {
+  return brandsInText(doc.text.slice(0, BODY_SCAN_CHARS), brands).filter((b) => !b.commonWord);
+}
+
+/** True when `brand` owns the registrable domain (the page is on the brand's own site). */
+export function ownsDomain(brand: Brand, registrableDomain: string | null): boolean {
+  return registrableDomain !== null && brand.domains.includes(registrableDomain);
+}
