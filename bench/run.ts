@@ -319,6 +319,8 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     // The bench stays on loopback: no registry lookups (the feed index still runs).
     RDAP_ENABLED: 'false',
+    // Throughput of layers 1–2; page analysis has its own bench (bench/page-bench.ts).
+    PAGE_ANALYSIS: 'off',
   });
   const key = createKey(serverEnv(0));
 

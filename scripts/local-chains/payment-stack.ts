@@ -109,6 +109,7 @@ export async function startPaymentStack(options: PaymentStackOptions = {}): Prom
       LOG_LEVEL: 'warn',
       // Everything stays on 127.0.0.1: no domain-age lookups at public registries.
       RDAP_ENABLED: 'false',
+      PAGE_ANALYSIS: 'off',
       SOLANA_RECIPIENT: solanaRecipient,
       SOLANA_RPC_URL: solanaProxy.url,
       BASE_RECIPIENT: baseRecipient,

@@ -74,6 +74,53 @@ export interface Config {
   feeds: readonly { name: string; format: ConfigurableFeedFormat; url: string }[];
   /** Minutes between feed refreshes (FEEDS_REFRESH_MINUTES, default 30, 5–1440). */
   feedsRefreshMinutes: number;
+  /** Layer 3: fetching and analysing pages (DESIGN §5). */
+  page: PageConfig;
+  /** Verdict cache lifetimes by verdict, seconds (VERDICT_TTL_*). */
+  verdictTtl: VerdictTtlConfig;
+  /** The optional LLM judge of layer 3, or null when LLM_BASE_URL / LLM_MODEL are unset. */
+  llm: LlmConfig | null;
+}
+
+/** Settings of layer 3's page fetch. */
+export interface PageConfig {
+  /** Fetch and analyse pages (PAGE_ANALYSIS, `on` | `off`, default `on`). */
+  enabled: boolean;
+  /** Budget for one fresh verdict with its page fetch, ms (PAGE_BUDGET_MS, default 4000). */
+  budgetMs: number;
+  /** Cap on a page plus its scripts, bytes (PAGE_MAX_BYTES, default 2 MiB). */
+  maxBytes: number;
+  /** Redirects followed per page (PAGE_MAX_REDIRECTS, default 5, 0–10). */
+  maxRedirects: number;
+  /** Page fetches in flight at once per process (PAGE_FETCH_CONCURRENCY, default 32). */
+  concurrency: number;
+}
+
+/** How long a verdict is served from the cache before it is judged again. */
+export interface VerdictTtlConfig {
+  /** VERDICT_TTL_SAFE_SECONDS, default 600. */
+  safeSeconds: number;
+  /** VERDICT_TTL_CAUTION_SECONDS, default 600. */
+  cautionSeconds: number;
+  /** VERDICT_TTL_DANGER_SECONDS, default 3600. */
+  dangerSeconds: number;
+  /**
+   * Verdicts with a gap (domain age unknown, page not analysed) are re-judged sooner
+   * (VERDICT_TTL_INCOMPLETE_SECONDS, default 60).
+   */
+  incompleteSeconds: number;
+}
+
+/** The OpenAI-compatible chat-completions endpoint of the LLM judge. */
+export interface LlmConfig {
+  /** API base, e.g. `https://api.openai.com/v1` (LLM_BASE_URL); `/chat/completions` is appended. */
+  baseUrl: string;
+  /** Model name (LLM_MODEL). */
+  model: string;
+  /** Bearer key (LLM_API_KEY, optional for local servers). A secret: never logged. */
+  apiKey: string | null;
+  /** Budget per call, ms (LLM_TIMEOUT_MS, default 2500; the page budget caps it too). */
+  timeoutMs: number;
 }
 
 /** Settings of the x402 challenge. A chain without a recipient is not offered. */
@@ -183,6 +230,20 @@ export function loadConfig(env: Env = process.env): Config {
     webRiskUrl: webRiskUrlVar(env),
     feeds: feedsVar(env),
     feedsRefreshMinutes: intVar(env, 'FEEDS_REFRESH_MINUTES', 30, 5, 1440),
+    page: Object.freeze({
+      enabled: enumVar(env, 'PAGE_ANALYSIS', 'on', ['on', 'off']) === 'on',
+      budgetMs: intVar(env, 'PAGE_BUDGET_MS', 4000, 500, 30_000),
+      maxBytes: intVar(env, 'PAGE_MAX_BYTES', 2 * 1024 * 1024, 64 * 1024, 16 * 1024 * 1024),
+      maxRedirects: intVar(env, 'PAGE_MAX_REDIRECTS', 5, 0, 10),
+      concurrency: intVar(env, 'PAGE_FETCH_CONCURRENCY', 32, 1, 1024),
+    }),
+    verdictTtl: Object.freeze({
+      safeSeconds: intVar(env, 'VERDICT_TTL_SAFE_SECONDS', 600, 0, 86_400),
+      cautionSeconds: intVar(env, 'VERDICT_TTL_CAUTION_SECONDS', 600, 0, 86_400),
+      dangerSeconds: intVar(env, 'VERDICT_TTL_DANGER_SECONDS', 3600, 0, 86_400),
+      incompleteSeconds: intVar(env, 'VERDICT_TTL_INCOMPLETE_SECONDS', 60, 0, 86_400),
+    }),
+    llm: llmVar(env),
   };
   return Object.freeze(config);
 }
@@ -327,6 +388,27 @@ function webRiskUrlVar(env: Env): string {
   const value = rpcUrlVar(env, 'WEB_RISK_URL', 'https://webrisk.googleapis.com');
   if (/[?#]/.test(value)) throw new ConfigError('WEB_RISK_URL must not have a query or fragment');
   return value.replace(/\/+$/, '');
+}
+
+/** LLM judge settings: both LLM_BASE_URL and LLM_MODEL set, or neither. */
+function llmVar(env: Env): LlmConfig | null {
+  const baseUrl = raw(env, 'LLM_BASE_URL');
+  const model = raw(env, 'LLM_MODEL');
+  if (baseUrl === undefined && model === undefined) return null;
+  if (baseUrl === undefined || model === undefined) {
+    throw new ConfigError('LLM_BASE_URL and LLM_MODEL must be set together');
+  }
+  const url = rpcUrlVar(env, 'LLM_BASE_URL', baseUrl);
+  if (/[?#]/.test(url)) throw new ConfigError('LLM_BASE_URL must not have a query or fragment');
+  if (!/^[\x21-\x7e]{1,200}$/.test(model)) {
+    throw new ConfigError('LLM_MODEL must be 1–200 printable characters without spaces');
+  }
+  return Object.freeze({
+    baseUrl: url.replace(/\/+$/, ''),
+    model,
+    apiKey: secretVar(env, 'LLM_API_KEY'),
+    timeoutMs: intVar(env, 'LLM_TIMEOUT_MS', 2500, 100, 30_000),
+  });
 }
 
 /** An optional secret: printable ASCII without spaces; the error never repeats the value. */

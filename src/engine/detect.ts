@@ -6,8 +6,14 @@
  */
 import type { Engine } from './create-engine.js';
 import { type IntelEvidence, NO_INTEL } from './intel-evidence.js';
+import type { PageEvidence } from './page-evidence.js';
 import { analyzeUrl } from './rules/analyze-url.js';
-import { buildVerdict, type LayerCoverage, type RedirectVerdict } from './scoring/build-verdict.js';
+import {
+  buildVerdict,
+  isAllowlisted,
+  type LayerCoverage,
+  type RedirectVerdict,
+} from './scoring/build-verdict.js';
 import { judgeUrl } from './scoring/url-rules.js';
 import { normalizeUrl, type ParsedUrl, type UrlRejection } from './url/normalize-url.js';
 import type { Verdict } from './verdict.js';
@@ -49,14 +55,48 @@ export function detectUrl(
  *
  * @param intel what layer 2 found about this URL (the service looks it up); a redirect-parameter
  *   target is judged by the URL layer only.
+ * @param page what layer 3 found in the URL's page, or null when it was not fetched.
+ * @param landing the verdict of the URL the page fetch ended on when redirects left the site
+ *   (from {@link judgeLanding}): the user lands there, so its verdict wins unless this URL's own
+ *   is worse.
  */
 export function judgeParsedUrl(
   engine: Engine,
   url: ParsedUrl,
   coverage: LayerCoverage = URL_LAYER_ONLY,
   intel: IntelEvidence = NO_INTEL,
+  page: PageEvidence | null = null,
+  landing: RedirectVerdict | null = null,
 ): Verdict {
-  return judge(engine, url, coverage, true, intel);
+  return judge(engine, url, coverage, true, intel, page, landing);
+}
+
+/**
+ * True when the URL is on a hard allow (a brand's own or a popular site, or a feed's allow entry):
+ * the verdict is `safe` without reading the page (issue "layer 3": the page is fetched only when
+ * layers 1–2 are not conclusive).
+ */
+export function allowlistedSite(engine: Engine, url: ParsedUrl, intel: IntelEvidence): boolean {
+  const analysis = analyzeUrl(engine.context, url);
+  return isAllowlisted(analysis, judgeUrl(analysis), intel);
+}
+
+/**
+ * Judge the URL a page fetch landed on after redirects (layers 1–2 plus its page), for
+ * {@link judgeParsedUrl}'s `landing`. Its reason leaves the coverage note to the outer verdict.
+ */
+export function judgeLanding(
+  engine: Engine,
+  url: ParsedUrl,
+  coverage: LayerCoverage,
+  intel: IntelEvidence,
+  page: PageEvidence,
+): RedirectVerdict {
+  return {
+    target: url.hostname,
+    verdict: judge(engine, url, coverage, false, intel, page),
+    landed: true,
+  };
 }
 
 function judge(
@@ -65,10 +105,12 @@ function judge(
   coverage: LayerCoverage,
   followRedirect: boolean,
   intel: IntelEvidence = NO_INTEL,
+  page: PageEvidence | null = null,
+  landing: RedirectVerdict | null = null,
 ): Verdict {
   const analysis = analyzeUrl(engine.context, url);
-  let redirect: RedirectVerdict | null = null;
-  if (followRedirect && analysis.redirectTarget !== null) {
+  let redirect: RedirectVerdict | null = landing;
+  if (redirect === null && followRedirect && analysis.redirectTarget !== null) {
     const target = normalizeUrl(analysis.redirectTarget);
     if (target.ok) {
       redirect = {
@@ -77,5 +119,13 @@ function judge(
       };
     }
   }
-  return buildVerdict(analysis, judgeUrl(analysis), coverage, redirect, !followRedirect, intel);
+  return buildVerdict(
+    analysis,
+    judgeUrl(analysis),
+    coverage,
+    redirect,
+    !followRedirect,
+    intel,
+    page,
+  );
 }

@@ -15,6 +15,7 @@ import type { Engine } from '../engine/create-engine.js';
 import { IntelLayer } from '../intel/intel-layer.js';
 import { PaymentGate } from '../payments/payment-gate.js';
 import { RateLimits } from '../ratelimit/rate-limits.js';
+import { createPageLayer, type PageLayer } from '../page/page-layer.js';
 import { DetectionService } from '../service/detection-service.js';
 import type { Store } from '../store/ports.js';
 import { toErrorResponse } from './error-body.js';
@@ -34,6 +35,11 @@ export interface AppDeps {
    * once (no polling) — what tests and tools need.
    */
   intel?: IntelLayer;
+  /**
+   * Layer 3. Absent: built from `config.page` (none when PAGE_ANALYSIS=off) and closed with the
+   * app; null: no page analysis. A given layer is the caller's to close.
+   */
+  page?: PageLayer | null;
 }
 
 /** Largest accepted body: a 2048-character URL in JSON fits many times over. */
@@ -88,7 +94,16 @@ export async function buildApp(deps: AppDeps) {
   );
   const intel = deps.intel ?? new IntelLayer({ engine: deps.engine, store: deps.store.intel });
   await intel.refresh();
-  const service = new DetectionService(deps.engine, deps.store, deps.clock, intel);
+  const page = deps.page === undefined ? createPageLayer(deps.config) : deps.page;
+  if (deps.page === undefined && page !== null) {
+    app.addHook('onClose', async () => {
+      await page.close();
+    });
+  }
+  const service = new DetectionService(deps.engine, deps.store, deps.clock, intel, {
+    page,
+    verdictTtl: deps.config.verdictTtl,
+  });
   intel.onSwap(() => {
     service.clearCache();
   });

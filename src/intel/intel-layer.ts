@@ -106,6 +106,16 @@ export class IntelLayer {
   }
 
   /**
+   * The feed index alone (no network): deny and allow hits, microseconds. Used to decide whether
+   * a page still needs to be read before {@link evidence} is complete.
+   */
+  listing(url: ParsedUrl): IntelEvidence {
+    const match = this.index.lookup(url);
+    if (match.denied.length === 0 && match.allowedBy.length === 0) return NO_INTEL;
+    return { ...NO_INTEL, denied: match.denied, allowedBy: match.allowedBy };
+  }
+
+  /**
    * What layer 2 knows about a URL. Feed hits come from memory (microseconds); domain age and
    * Web Risk are asked in parallel, each within its own time budget, and only when they can
    * still matter: not for listed or allowlisted URLs, not for a brand's own or a popular domain,

@@ -17,25 +17,30 @@ import type { Verdict } from '../engine/verdict.js';
 import { AppError } from '../errors.js';
 import { historyKey } from '../intel/history-key.js';
 import type { IntelLayer } from '../intel/intel-layer.js';
+import type { PageLayer } from '../page/page-layer.js';
+import type { VerdictTtlConfig } from '../config/config.js';
 import type { ApiKeyRecord, Store } from '../store/ports.js';
+import { type JudgedVerdict, judgeWithPage } from './judge-with-page.js';
 import { DEFAULT_VERDICT_CACHE_SIZE, VerdictCache } from './verdict-cache.js';
 
-/**
- * Layers of a service without threat intelligence. Page analysis is not part of this version;
- * verdicts say so in their reason.
- */
+/** Layers of a service without threat intelligence or page analysis; verdicts say so. */
 export const SERVICE_COVERAGE: LayerCoverage = Object.freeze({
   intel: 'unavailable',
   page: 'unavailable',
 });
 
 /**
- * How long a verdict stays cached when layer 2 ran: feeds are refreshed and swapped (which also
- * clears the cache), and a domain's age grows.
+ * Default cache lifetimes (config VERDICT_TTL_*): feeds are refreshed and swapped (which also
+ * clears the cache), a domain's age grows and a page can change, so verdicts are re-judged
+ * after minutes; danger verdicts rarely turn safe and are kept longer; a verdict with a gap (domain
+ * age unknown, page not analysed) is re-judged soon, when the gap may be filled.
  */
-const INTEL_VERDICT_TTL_MS = 10 * 60 * 1000;
-/** A verdict whose domain age was unknown is re-judged soon: the RDAP answer may be cached by then. */
-const UNKNOWN_AGE_VERDICT_TTL_MS = 60 * 1000;
+export const DEFAULT_VERDICT_TTL: VerdictTtlConfig = Object.freeze({
+  safeSeconds: 600,
+  cautionSeconds: 600,
+  dangerSeconds: 3600,
+  incompleteSeconds: 60,
+});
 
 /** Length of the truncated hash in the usage log: 16 hex characters = 64 bits (spec §1). */
 const USAGE_HASH_HEX = 16;
@@ -48,38 +53,45 @@ export class DetectionService {
   /** Parsed URLs by raw input, for inputs seen twice: repeats skip parsing (bounded). */
   private readonly parsedInputs = new BoundedMemo<ParsedUrl>(PARSE_MEMO_SIZE, true);
 
+  private readonly absentLayers: 'unavailable' | 'offline';
+  private readonly page: PageLayer | null;
+  private readonly ttl: VerdictTtlConfig;
+  /** Fresh judgements in progress by normalized URL: concurrent requests share one page fetch. */
+  private readonly inflight = new Map<string, Promise<Verdict>>();
+
   /**
    * @param engine the built engine.
    * @param store the store (usage log, monthly allowances).
    * @param clock time source.
-   * @param cacheSize verdicts kept in memory by normalized URL (0 disables the cache).
-   */
-  /**
    * @param intel layer 2; null when the service runs without it (verdicts then say so).
-   */
-  private readonly absentLayers: 'unavailable' | 'offline';
-
-  /**
    * @param options.absentLayers how a layer that does not run is reported (`offline`: the CLI's
-   *   `--offline`); `cacheSize`: verdicts kept (0 disables the cache).
+   *   `--offline`); `cacheSize`: verdicts kept (0 disables the cache); `page`: layer 3, null
+   *   without it; `verdictTtl`: cache lifetimes by verdict.
    */
   constructor(
     private readonly engine: Engine,
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly intel: IntelLayer | null = null,
-    options: { absentLayers?: 'unavailable' | 'offline'; cacheSize?: number } = {},
+    options: {
+      absentLayers?: 'unavailable' | 'offline';
+      cacheSize?: number;
+      page?: PageLayer | null;
+      verdictTtl?: VerdictTtlConfig;
+    } = {},
   ) {
     this.cache = new VerdictCache(options.cacheSize ?? DEFAULT_VERDICT_CACHE_SIZE, () =>
       this.clock.now(),
     );
     this.absentLayers = options.absentLayers ?? 'unavailable';
+    this.page = options.page ?? null;
+    this.ttl = options.verdictTtl ?? DEFAULT_VERDICT_TTL;
   }
 
   /** Which layers run now (feeds may be imported while the service runs). */
   coverage(): LayerCoverage {
     const intel = this.intel?.coverage === 'ran' ? 'ran' : this.absentLayers;
-    return { intel, page: this.absentLayers };
+    return { intel, page: this.page === null ? this.absentLayers : 'ran' };
   }
 
   /** Forget cached verdicts: call when the threat index was swapped. */
@@ -113,17 +125,12 @@ export class DetectionService {
   async judge(url: ParsedUrl): Promise<Verdict> {
     let verdict = this.cache.get(url.href);
     if (verdict === undefined) {
-      const coverage = this.coverage();
-      if (this.intel === null || coverage.intel !== 'ran') {
-        verdict = this.cache.set(url.href, judgeParsedUrl(this.engine, url, coverage));
-      } else {
-        const evidence = await this.intel.evidence(url);
-        const fresh = judgeParsedUrl(this.engine, url, coverage, evidence);
-        const ttl =
-          evidence.domainAge.status === 'unknown' && this.intel.hasDomainAge
-            ? UNKNOWN_AGE_VERDICT_TTL_MS
-            : INTEL_VERDICT_TTL_MS;
-        verdict = this.cache.set(url.href, fresh, ttl);
+      const pending = this.inflight.get(url.href);
+      if (pending !== undefined) verdict = await pending;
+      else {
+        const fresh = this.judgeFresh(url).finally(() => this.inflight.delete(url.href));
+        this.inflight.set(url.href, fresh);
+        verdict = await fresh;
       }
     }
     if (verdict.verdict !== 'safe') {
@@ -131,6 +138,37 @@ export class DetectionService {
       if (site !== null) this.recordHistory(site, verdict);
     }
     return verdict;
+  }
+
+  /** Judge with every layer there is, and cache the verdict for its verdict's lifetime. */
+  private async judgeFresh(url: ParsedUrl): Promise<Verdict> {
+    const started = performance.now();
+    const coverage = this.coverage();
+    const intel = coverage.intel === 'ran' ? this.intel : null;
+    let judged: JudgedVerdict;
+    if (this.page !== null) {
+      judged = await judgeWithPage(
+        { engine: this.engine, intel, page: this.page, coverage },
+        url,
+        started,
+      );
+    } else if (intel === null) {
+      judged = { verdict: judgeParsedUrl(this.engine, url, coverage), incomplete: false };
+    } else {
+      const evidence = await intel.evidence(url);
+      judged = {
+        verdict: judgeParsedUrl(this.engine, url, coverage, evidence),
+        incomplete: evidence.domainAge.status === 'unknown' && intel.hasDomainAge,
+      };
+    }
+    const seconds = judged.incomplete
+      ? this.ttl.incompleteSeconds
+      : judged.verdict.verdict === 'danger'
+        ? this.ttl.dangerSeconds
+        : judged.verdict.verdict === 'caution'
+          ? this.ttl.cautionSeconds
+          : this.ttl.safeSeconds;
+    return this.cache.set(url.href, judged.verdict, seconds * 1000, this.page !== null);
   }
 
   private recordHistory(domain: string, verdict: Verdict): void {

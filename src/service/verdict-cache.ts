@@ -45,9 +45,12 @@ export class VerdictCache {
    * full) and return it — frozen when stored.
    *
    * @param ttlMs how long the verdict stays valid (Infinity: until evicted or cleared).
+   * @param costly the verdict took a page fetch: keep it on first sight (recomputing costs
+   *   seconds, not microseconds, so the second-sighting admission does not pay off).
    */
-  set(key: string, verdict: Verdict, ttlMs = Number.POSITIVE_INFINITY): Verdict {
-    if (this.capacity === 0 || !this.admission.admit(key)) return verdict;
+  set(key: string, verdict: Verdict, ttlMs = Number.POSITIVE_INFINITY, costly = false): Verdict {
+    if (ttlMs <= 0) return verdict;
+    if (this.capacity === 0 || (!costly && !this.admission.admit(key))) return verdict;
     const frozen = freezeVerdict(verdict);
     this.entries.delete(key);
     this.entries.set(key, { verdict: frozen, expiresAt: this.now() + ttlMs });

@@ -114,6 +114,8 @@ export async function createTestApp(
   const dbPath = join(dir, 'lg.db');
   const config = loadConfig({
     ...NO_CHAIN_RPC,
+    // Tests never leave loopback: page analysis is opted into by the tests that serve pages.
+    PAGE_ANALYSIS: 'off',
     ...options.env,
     DATABASE_URL: `sqlite:${dbPath}`,
   });

@@ -17,6 +17,7 @@ import { normalizeUrl } from '../../engine/url/normalize-url.js';
 import type { Verdict, VerdictValue } from '../../engine/verdict.js';
 import { defaultEngine } from '../../engine-data/load-engine-data.js';
 import { createIntelLayer } from '../../intel/create-intel-layer.js';
+import { createPageLayer } from '../../page/page-layer.js';
 import { DetectionService } from '../../service/detection-service.js';
 import { openStore } from '../../store/open-store.js';
 import { printTable } from '../print-table.js';
@@ -64,13 +65,17 @@ export function checkCommand(): Command {
         const store = openStore(config.store);
         // The same layers as the server; offline: the local feed index only, no request at all.
         const intel = createIntelLayer({ config, engine, store, clock: systemClock, offline });
+        const page = offline ? null : createPageLayer(config);
         try {
           await intel.layer.refresh();
           const service = new DetectionService(engine, store, systemClock, intel.layer, {
             absentLayers: offline ? 'offline' : 'unavailable',
+            page,
+            verdictTtl: config.verdictTtl,
           });
           await checkAll(service, inputs, options);
         } finally {
+          await page?.close();
           await intel.close();
           await store.close();
         }

@@ -17,11 +17,13 @@
  */
 import type { Brand } from '../brand/brand-index.js';
 import { FRESH_DOMAIN_DAYS, type IntelEvidence, NO_INTEL } from '../intel-evidence.js';
+import { PAGE_FAILURE_TEXT, type PageEvidence } from '../page-evidence.js';
 import { isLureGroup, type UrlAnalysis } from '../rules/analyze-url.js';
 import { type BrandFinding, findingPattern } from '../rules/brand-finding.js';
 import {
   type Details,
   emptySignals,
+  type SignalName,
   type Signals,
   THREAT_TYPES,
   type ThreatType,
@@ -29,6 +31,7 @@ import {
   type VerdictValue,
 } from '../verdict.js';
 import { describeFinding } from './describe-finding.js';
+import { judgePage } from './page-rules.js';
 import { urlThreatTypes } from './threat-types.js';
 import { CAUTION_LOGIT, type UrlJudgement } from './url-rules.js';
 
@@ -36,14 +39,23 @@ import { CAUTION_LOGIT, type UrlJudgement } from './url-rules.js';
 export interface LayerCoverage {
   /** Threat intelligence (layer 2): `ran`, or why not. */
   intel: 'ran' | 'offline' | 'unavailable';
-  /** Page analysis (layer 3): `ran`, or why not. */
-  page: 'ran' | 'offline' | 'unavailable';
+  /**
+   * Page analysis (layer 3): `ran` (the page evidence says whether it was analysed),
+   * `not_needed` (layers 1–2 were conclusive: allowlisted or a known threat), or why not.
+   */
+  page: 'ran' | 'not_needed' | 'offline' | 'unavailable';
 }
 
 /** Verdict of a URL carried in a redirect parameter, analysed one level deep. */
 export interface RedirectVerdict {
   target: string;
   verdict: Verdict;
+  /**
+   * True when the page fetch landed there (HTTP or meta-refresh redirects): the page the user
+   * sees is the target's, so its verdict is taken when it is at least as severe. A redirect
+   * parameter (`?url=`) is only taken when strictly worse.
+   */
+  landed?: boolean;
 }
 
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
@@ -64,6 +76,10 @@ const round2 = (value: number): number => Math.round(value * 100) / 100;
  *   Risk) is `danger` whatever layer 1 says, unless an allow entry matched, which makes the URL
  *   `safe` like an official domain; a brand lookalike on a domain younger than 30 days is
  *   `danger` (DESIGN §5).
+ * @param page what layer 3 found in the page (null when it did not run): its hard rules give
+ *   `danger` even on an allowlisted site (compromised sites host kits, detection.md §4.2 step 2),
+ *   its other findings count only elsewhere; a page that could not be analysed is named in the
+ *   reason and lowers confidence.
  */
 export function buildVerdict(
   analysis: UrlAnalysis,
@@ -72,22 +88,22 @@ export function buildVerdict(
   redirect: RedirectVerdict | null,
   nested = false,
   intel: IntelEvidence = NO_INTEL,
+  page: PageEvidence | null = null,
 ): Verdict {
   const { findings } = judgement;
-  const p = sigmoid(judgement.logit);
   const ownSite = analysis.owner !== null && analysis.hosting === null;
   // Web Risk's extended coverage lists "possibly" deceptive sites: caution, not danger alone.
   const listed =
     intel.denied.length > 0 || intel.webRisk.some((type) => type !== WEB_RISK_EXTENDED);
   const fresh =
     intel.domainAge.status === 'known' ? intel.domainAge.days < FRESH_DOMAIN_DAYS : null;
-  const allowlisted =
-    ((ownSite || analysis.popular) &&
-      !judgement.rules.some((r) => r.id === 'rule:userinfo_brand')) ||
-    intel.allowedBy.length > 0;
+  const allowlisted = isAllowlisted(analysis, judgement, intel);
+  const fromPage = judgePage(page, allowlisted);
+  const p = sigmoid(judgement.logit + fromPage.softLogit);
   // A lookalike on a freshly registered domain is strong evidence (DESIGN §5).
   const rules = [
     ...judgement.rules,
+    ...fromPage.rules,
     ...(fresh === true && findings.length > 0 && !allowlisted ? [FRESH_LOOKALIKE_RULE] : []),
     ...(intel.webRisk.includes(WEB_RISK_EXTENDED) && !listed ? [WEB_RISK_EXTENDED_RULE] : []),
   ];
@@ -97,18 +113,27 @@ export function buildVerdict(
 
   let verdict: VerdictValue;
   if (listed) verdict = 'danger';
-  else if (allowlisted) verdict = 'safe';
+  else if (allowlisted)
+    verdict = fromPage.rules.some((r) => r.level === 'danger') ? 'danger' : 'safe';
   else if (dangerRules.length > 0) verdict = 'danger';
-  else if (rules.length > 0 || judgement.logit >= CAUTION_LOGIT) verdict = 'caution';
+  else if (rules.length > 0 || Math.log(p / (1 - p)) >= CAUTION_LOGIT) verdict = 'caution';
   else verdict = 'safe';
 
   // A URL that forwards to a worse target takes the target's verdict whole (brand, signals,
   // details), so the result stays consistent; the outer URL's evidence stays in the patterns.
-  if (redirect !== null && rank(redirect.verdict.verdict) > rank(verdict)) {
+  const worse = redirect === null ? 0 : rank(redirect.verdict.verdict) - rank(verdict);
+  if (
+    redirect !== null &&
+    (worse > 0 || (redirect.landed === true && worse === 0 && verdict !== 'safe'))
+  ) {
     return forwarded(analysis, judgement, ownSite, redirect, nested ? null : coverage);
   }
 
-  const skipped = (coverage.intel === 'ran' ? 0 : 1) + (coverage.page === 'ran' ? 0 : 1);
+  const pageMissing =
+    page?.status === 'not_analysed' || (page === null && coverage.page !== 'not_needed');
+  const skipped = (coverage.intel === 'ran' ? 0 : 1) + (pageMissing ? 1 : 0);
+  // An unread page leaves room for evidence the verdict could not see (DESIGN §5).
+  const unread = page?.status === 'not_analysed' ? PAGE_UNREAD_PENALTY : 0;
   let confidence: number;
   let trust: number;
   if (listed) {
@@ -117,10 +142,10 @@ export function buildVerdict(
     trust = clamp(Math.round(100 * (1 - confidence)), 0, 19);
   } else if (verdict === 'danger') {
     const best = dangerRules[0]?.confidence ?? 0.85;
-    confidence = Math.min(0.99, best + 0.02 * (dangerRules.length - 1));
+    confidence = Math.min(0.99, best + 0.02 * (dangerRules.length - 1)) - unread;
     trust = clamp(Math.round(100 * (1 - confidence)), 0, 19);
   } else if (verdict === 'caution') {
-    confidence = findings.length > 0 ? 0.6 : 0.55;
+    confidence = (findings.length > 0 || rules.length > 0 ? 0.6 : 0.55) - unread;
     trust = clamp(Math.round(100 * (1 - p)), 20, 59);
   } else if (ownSite) {
     confidence = 0.97;
@@ -141,7 +166,11 @@ export function buildVerdict(
       ? (intel.denied.find((hit) => hit.brand !== null && hit.brand !== analysis.owner)?.brand ??
         null)
       : null;
-  const impersonated: Brand | null = primary?.brand ?? feedBrand;
+  const pageBrand =
+    verdict !== 'safe' && fromPage.brand !== null && fromPage.brand !== analysis.owner
+      ? fromPage.brand
+      : null;
+  const impersonated: Brand | null = primary?.brand ?? feedBrand ?? pageBrand;
   const impersonating = impersonated !== null;
   const threatTypes =
     verdict === 'safe'
@@ -149,6 +178,7 @@ export function buildVerdict(
       : sortThreatTypes([
           ...urlThreatTypes(analysis, findings),
           ...intelThreatTypes(intel, impersonating, fresh),
+          ...fromPage.threatTypes,
         ]);
   const brand = impersonated ?? (ownSite ? analysis.owner : null);
 
@@ -156,14 +186,21 @@ export function buildVerdict(
     matched_brand: brand?.name ?? null,
     official_domain: brand?.primaryDomain ?? null,
     domain_matches_brand: ownSite && brand !== null && brand === analysis.owner,
-    target_country: brand?.scope === 'national' ? brand.country : null,
-    page_language: null,
+    target_country:
+      brand?.scope === 'national'
+        ? brand.country
+        : page?.status === 'analysed'
+          ? page.analysis.targetCountry
+          : null,
+    page_language: page?.status === 'analysed' ? page.analysis.language : null,
     tld: analysis.url.icannSuffix,
     domain_age_days: intel.domainAge.status === 'known' ? intel.domainAge.days : null,
     matched_patterns: [
       ...new Set([
         ...intelPatterns(intel),
         ...patterns(analysis, { ...judgement, rules }, ownSite, verdict, redirect),
+        ...(verdict === 'safe' && allowlisted ? [] : fromPage.patterns),
+        ...(page?.status === 'not_analysed' ? [`page_not_analysed:${page.failure}`] : []),
       ]),
     ],
   };
@@ -183,11 +220,39 @@ export function buildVerdict(
         nested ? null : coverage,
         ownSite || intel.allowedBy.length > 0,
         listed,
+        page,
       ),
     threat_types: threatTypes,
-    signals: signalsOf(analysis, threatTypes, impersonating, listed, fresh),
+    signals: signalsOf(
+      analysis,
+      threatTypes,
+      impersonating,
+      listed,
+      fresh,
+      verdict === 'safe' ? [] : fromPage.signals,
+    ),
     details,
   };
+}
+
+/** Confidence taken off a verdict whose page could not be read. */
+const PAGE_UNREAD_PENALTY = 0.05;
+
+/**
+ * True when the URL is on a hard allow (detection.md §4.2 step 2): a brand's own site or a
+ * popular site (not a hosting tenant, no brand in the userinfo), or an allow entry of a feed.
+ */
+export function isAllowlisted(
+  analysis: UrlAnalysis,
+  judgement: UrlJudgement,
+  intel: IntelEvidence,
+): boolean {
+  const ownSite = analysis.owner !== null && analysis.hosting === null;
+  return (
+    ((ownSite || analysis.popular) &&
+      !judgement.rules.some((r) => r.id === 'rule:userinfo_brand')) ||
+    intel.allowedBy.length > 0
+  );
 }
 
 /** Precision estimate of a curated-list hit (feeds and Web Risk are reviewed lists). */
@@ -296,13 +361,17 @@ function signalsOf(
   impersonating: boolean,
   listed = false,
   fresh: boolean | null = null,
+  pageSignals: readonly SignalName[] = [],
 ): Signals {
   const signals = emptySignals();
   for (const type of threatTypes) {
     if (type !== 'fresh_domain') signals[type] = true;
   }
+  for (const name of pageSignals) {
+    if (name !== 'fresh_domain') signals[name] = true;
+  }
   signals.brand_impersonation = impersonating;
-  signals.domain_mismatch = impersonating;
+  signals.domain_mismatch = impersonating || pageSignals.includes('domain_mismatch');
   // Facts about the infrastructure hold whatever the verdict (DESIGN §4.10: null = unknown).
   signals.disposable_tld = analysis.tldTier === 'a' || analysis.tldTier === 'b';
   signals.free_hosting_subdomain = analysis.hosting !== null;
@@ -341,6 +410,7 @@ function reasonText(
   coverage: LayerCoverage | null,
   ownSite: boolean,
   listed = false,
+  page: PageEvidence | null = null,
 ): string {
   const host = analysis.url.hostname;
   // On path-tenancy platforms the "site" is the tenant's path, not the platform's host.
@@ -372,10 +442,21 @@ function reasonText(
       parts.push(
         `Hosted as a tenant of ${analysis.hosting.operator} (${analysis.hosting.suffix}).`,
       );
-    if (parts.length === 0 && !listed) parts.push('Several weak phishing indicators in the URL.');
+    if (parts.length === 0 && !listed) {
+      parts.push(
+        page?.status === 'analysed'
+          ? 'Several weak warning signs in the address and the page.'
+          : 'Several weak phishing indicators in the URL.',
+      );
+    }
   }
   const allowlisted = verdict === 'safe' && (ownSite || analysis.popular);
-  const note = coverage === null ? '' : coverageNote(coverage, allowlisted);
+  const note =
+    coverage === null
+      ? ''
+      : page?.status === 'not_analysed'
+        ? ` Page not analysed: ${PAGE_FAILURE_TEXT[page.failure]}.`
+        : coverageNote(coverage, allowlisted);
   return parts.join(' ') + (parts.length === 0 ? note.trimStart() : note);
 }
 
@@ -386,7 +467,7 @@ function reasonText(
 function coverageNote(coverage: LayerCoverage, allowlisted: boolean): string {
   const missing = [
     coverage.intel === 'ran' ? null : 'threat intelligence',
-    coverage.page === 'ran' ? null : 'page content',
+    coverage.page === 'ran' || coverage.page === 'not_needed' ? null : 'page content',
   ].filter((x): x is string => x !== null);
   if (missing.length === 0 || allowlisted) return '';
   const why = coverage.intel === 'offline' || coverage.page === 'offline' ? ' (offline mode)' : '';

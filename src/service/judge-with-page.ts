@@ -1,0 +1,141 @@
+/**
+ * @module service/judge-with-page
+ * A fresh verdict with all three layers (DESIGN §5, issue "layer 3"): layers 1–2 first; when
+ * they are not conclusive (not allowlisted, not a listed threat), the page is fetched in parallel
+ * with the layer-2 lookups, the URL it lands on after redirects is judged by layers 1–2 too (a
+ * redirect to a known drainer is a drainer), the page is analysed in that URL's context, the
+ * optional LLM judge is asked when the static result is ambiguous, and everything is scored once.
+ * The whole verdict fits in the page budget: the fetch stops at the deadline, the LLM gets what
+ * is left, and a page that could not be read leaves the verdict to layers 1–2, which say so.
+ */
+import type { Engine } from '../engine/create-engine.js';
+import { allowlistedSite, judgeLanding, judgeParsedUrl } from '../engine/detect.js';
+import { FRESH_DOMAIN_DAYS, type IntelEvidence, NO_INTEL } from '../engine/intel-evidence.js';
+import { analyzePage, type PageAnalysis } from '../engine/page/analyze-page.js';
+import { createPageContext } from '../engine/page/create-page-context.js';
+import { llmFindings } from '../engine/page/llm-findings.js';
+import { summarizeForLlm } from '../engine/page/llm-summary.js';
+import type { PageContext } from '../engine/page/page-context.js';
+import type { PageDocument } from '../engine/page/page-document.js';
+import type { PageEvidence } from '../engine/page-evidence.js';
+import type { LayerCoverage } from '../engine/scoring/build-verdict.js';
+import type { ParsedUrl } from '../engine/url/normalize-url.js';
+import type { Verdict } from '../engine/verdict.js';
+import type { IntelLayer } from '../intel/intel-layer.js';
+import type { FetchedPage } from '../page/page-fetcher.js';
+import type { PageLayer } from '../page/page-layer.js';
+
+/** A verdict and whether it has a gap that makes it worth re-judging soon. */
+export interface JudgedVerdict {
+  verdict: Verdict;
+  /** The page could not be read, or the domain age was unknown while RDAP is on. */
+  incomplete: boolean;
+}
+
+/** The LLM is not started with less than this left of the budget (ms). */
+const MIN_LLM_MS = 250;
+
+/**
+ * Judge `url` with every layer that applies.
+ *
+ * @param started `performance.now()` when the request began (the budget counts from there).
+ */
+export async function judgeWithPage(
+  deps: {
+    engine: Engine;
+    intel: IntelLayer | null;
+    page: PageLayer;
+    coverage: LayerCoverage;
+  },
+  url: ParsedUrl,
+  started: number,
+): Promise<JudgedVerdict> {
+  const { engine, intel, page } = deps;
+  const coverage = deps.coverage;
+  const listing = intel?.listing(url) ?? NO_INTEL;
+  if (listing.denied.length > 0 || allowlistedSite(engine, url, listing)) {
+    const evidence = intel === null ? NO_INTEL : await intel.evidence(url);
+    return {
+      verdict: judgeParsedUrl(engine, url, { ...coverage, page: 'not_needed' }, evidence),
+      incomplete: ageUnknown(intel, evidence),
+    };
+  }
+
+  const deadline = started + page.budgetMs;
+  const [evidence, fetched] = await Promise.all([
+    intel === null ? Promise.resolve(NO_INTEL) : intel.evidence(url),
+    page.fetcher.fetch(url, deadline),
+  ]);
+  if (!fetched.ok) {
+    const unread: PageEvidence = { status: 'not_analysed', failure: fetched.failure };
+    return { verdict: judgeParsedUrl(engine, url, coverage, evidence, unread), incomplete: true };
+  }
+
+  const final = fetched.finalUrl;
+  const moved = final.hostname !== url.hostname || final.port !== url.port;
+  const finalEvidence = !moved || intel === null ? evidence : await intel.evidence(final);
+  const context = createPageContext(engine, final, freshOf(finalEvidence));
+  const analysis = analyzePage(fetched.doc, context);
+  await consultLlm(page, analysis, fetched, context, url, deadline, finalEvidence);
+  const pageEvidence: PageEvidence = { status: 'analysed', analysis };
+  const landing = moved ? judgeLanding(engine, final, coverage, finalEvidence, pageEvidence) : null;
+  return {
+    verdict: judgeParsedUrl(engine, url, coverage, evidence, pageEvidence, landing),
+    incomplete: ageUnknown(intel, evidence),
+  };
+}
+
+/**
+ * Ask the LLM judge when one is configured, time is left and the static result is ambiguous
+ * (detection.md §3.3: no hard rule fired, but there are findings or a credential or card field).
+ * Its findings are appended to `analysis`; a late or failed answer is dropped — the verdict
+ * never waits beyond the budget and never depends on the LLM being up.
+ */
+async function consultLlm(
+  page: PageLayer,
+  analysis: PageAnalysis,
+  fetched: FetchedPage,
+  context: PageContext,
+  submitted: ParsedUrl,
+  deadline: number,
+  evidence: IntelEvidence,
+): Promise<void> {
+  if (page.llm === null || context.reputable || !ambiguous(analysis, fetched.doc)) return;
+  const remaining = deadline - performance.now();
+  if (remaining < MIN_LLM_MS) return;
+  const summary = summarizeForLlm({
+    doc: fetched.doc,
+    context,
+    findings: analysis.findings,
+    submittedUrl: submitted.href,
+    finalUrl: fetched.finalUrl.href,
+    redirects: fetched.redirects,
+    domainAgeDays: evidence.domainAge.status === 'known' ? evidence.domainAge.days : null,
+  });
+  try {
+    const answer = await page.llm.judge.judge(summary, {
+      timeoutMs: Math.min(page.llm.timeoutMs, Math.floor(remaining)),
+    });
+    analysis.findings.push(...llmFindings(answer, analysis.findings, context));
+  } catch {
+    // Optional evidence: an LLM that is down, late or answers garbage changes nothing.
+  }
+}
+
+function ambiguous(analysis: PageAnalysis, doc: PageDocument): boolean {
+  if (analysis.findings.some((f) => f.level === 'danger')) return false;
+  return (
+    analysis.findings.length > 0 ||
+    doc.fields.some(
+      (f) => f.type === 'password' || f.autocomplete.includes('cc-') || f.tag === 'textarea',
+    )
+  );
+}
+
+function freshOf(evidence: IntelEvidence): boolean | null {
+  return evidence.domainAge.status === 'known' ? evidence.domainAge.days < FRESH_DOMAIN_DAYS : null;
+}
+
+function ageUnknown(intel: IntelLayer | null, evidence: IntelEvidence): boolean {
+  return intel?.hasDomainAge === true && evidence.domainAge.status === 'unknown';
+}
