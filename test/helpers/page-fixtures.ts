@@ -15,35 +15,15 @@ import type { PageDocument } from '../../src/engine/page/page-document.js';
 import type { PageFinding } from '../../src/engine/page/page-finding.js';
 import { parsePage } from '../../src/engine/page/parse-page.js';
 import { normalizeUrl } from '../../src/engine/url/normalize-url.js';
+import { type PageEntry, readPageCorpus } from '../../src/evaluation/page-corpus.js';
 
 export const PAGES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'pages');
 
-export interface PageFixture {
-  id: string;
-  /** HTML file, relative to PAGES_DIR. */
-  file: string;
-  host: string;
-  path: string;
-  /** A threat type, or `benign`. */
-  category: string;
-  expect: {
-    verdict: 'safe' | 'caution' | 'danger';
-    threat_types: string[];
-    /** Signals that must be true (a minimum). */
-    signals: string[];
-  };
-  language: string;
-  notes: string;
-  source: string;
-  /** Same-host resources: URL path → file (relative to PAGES_DIR). */
-  assets?: { path: string; file: string }[];
-  /** Served instead of the page: an HTTP redirect. */
-  redirect?: { status: number; location: string };
-}
+/** One corpus page (see src/evaluation/page-corpus.ts). */
+export type PageFixture = PageEntry;
 
-export const PAGE_FIXTURES: readonly PageFixture[] = JSON.parse(
-  readFileSync(join(PAGES_DIR, 'manifest.json'), 'utf8'),
-) as PageFixture[];
+export const PAGE_CORPUS = readPageCorpus(join(PAGES_DIR, 'manifest.json'));
+export const PAGE_FIXTURES: readonly PageFixture[] = PAGE_CORPUS.pages;
 
 /** The fixture with this id (throws on a typo). */
 export function pageFixture(id: string): PageFixture {

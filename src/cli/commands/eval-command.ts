@@ -21,9 +21,14 @@
  * (rows before D or without a readable `first_seen` are counted and skipped). Benign rows are all
  * evaluated against that index. It answers: how much of what appeared after D would the feeds of
  * D have caught?
+ *
+ * `--pages MANIFEST` is the page-level eval of layer 3 (src/evaluation/evaluate-pages.ts): a page
+ * corpus served from loopback under its realistic host names, judged by the service with page
+ * analysis on; precision and recall per threat category.
  */
 import { Command } from 'commander';
 
+import { loadConfig } from '../../config/config.js';
 import type { Engine } from '../../engine/create-engine.js';
 import { THREAT_TYPES } from '../../engine/verdict.js';
 import { defaultEngine } from '../../engine-data/load-engine-data.js';
@@ -50,6 +55,9 @@ import {
   type ThreatIndex,
   ThreatIndexBuilder,
 } from '../../intel/threat-index.js';
+import { evaluatePages } from '../../evaluation/evaluate-pages.js';
+import { readPageCorpus } from '../../evaluation/page-corpus.js';
+import { categoryTable, summaryTable } from '../../evaluation/page-eval-table.js';
 import { SERVICE_COVERAGE } from '../../service/detection-service.js';
 import { printTable } from '../print-table.js';
 import { UsageError } from '../usage-error.js';
@@ -59,6 +67,7 @@ const pct = (value: number | null): string =>
   value === null ? '-' : `${(100 * value).toFixed(2)} %`;
 
 interface EvalOptions {
+  pages?: string;
   malicious?: string;
   benign?: string;
   intel?: boolean;
@@ -182,10 +191,19 @@ export function evalCommand(): Command {
       'time split (implies --intel): index only entries first seen before YYYY-MM-DD and ' +
         'evaluate only malicious rows whose first_seen is on or after it',
     )
+    .option(
+      '--pages <manifest>',
+      'page-level eval: serve a page corpus (manifest.json) from loopback and judge every page ' +
+        'with layer 3; precision and recall per category',
+    )
     .option('--json', 'print JSON')
     .action(async (options: EvalOptions) => {
+      if (options.pages !== undefined) {
+        await evalPages(options.pages, options.json === true);
+        return;
+      }
       if (options.malicious === undefined && options.benign === undefined) {
-        console.error('Give --malicious and/or --benign.');
+        console.error('Give --pages, or --malicious and/or --benign.');
         process.exitCode = 2;
         return;
       }
@@ -195,6 +213,38 @@ export function evalCommand(): Command {
       }
       evalUrlLayer(options);
     });
+}
+
+/** `--pages`: the page corpus through the service with layer 3 (no store, no network). */
+async function evalPages(manifest: string, json: boolean): Promise<void> {
+  let corpus;
+  try {
+    corpus = readPageCorpus(manifest);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : `cannot read ${manifest}`);
+  }
+  const report = await evaluatePages(defaultEngine(), corpus, loadConfig());
+  if (json) {
+    console.log(JSON.stringify(report, null, 2));
+    return;
+  }
+  const summary = summaryTable(report);
+  printTable(summary.headers, summary.rows);
+  console.log('');
+  const categories = categoryTable(report);
+  printTable(categories.headers, categories.rows);
+  const misses = report.rows.filter((r) => r.verdict !== r.expected || r.missingSignals.length > 0);
+  if (misses.length > 0) {
+    console.log('\npages off their label:');
+    for (const row of misses) {
+      const signals =
+        row.missingSignals.length > 0 ? `; missing ${row.missingSignals.join(', ')}` : '';
+      console.log(`  ${row.id}: ${row.verdict} (expected ${row.expected})${signals}`);
+    }
+  }
+  for (const alarm of report.benignAlarms) {
+    console.log(`  benign ${alarm.id}: ${alarm.alarms.join(', ')}`);
+  }
 }
 
 /** The URL layer alone (no store needed). */

@@ -1,0 +1,170 @@
+/**
+ * @module evaluation/evaluate-pages
+ * The page-level eval (`linkguard eval --pages`): every page of a labelled corpus is served from
+ * loopback under its realistic host name and judged by the detection service with layer 3 on —
+ * the production path (fetch, redirects, scripts, analyzers, scoring; allowlisted sites are not
+ * fetched, as in production). Reported: precision and recall per threat category (a category is
+ * predicted when it is in a non-safe verdict's `threat_types`), verdict agreement, and — with
+ * page analysis forced on every page, allowlisted ones included — the analyzers' false alarms
+ * (danger or caution findings) on benign pages, which the allowlist would otherwise hide.
+ */
+import { systemClock } from '../clock.js';
+import type { Config } from '../config/config.js';
+import type { Engine } from '../engine/create-engine.js';
+import { analyzePage } from '../engine/page/analyze-page.js';
+import { createPageContext } from '../engine/page/create-page-context.js';
+import { THREAT_TYPES, type ThreatType, type Verdict } from '../engine/verdict.js';
+import { createHttpClient } from '../net/index.js';
+import { createPageLayer } from '../page/page-layer.js';
+import { BROWSER_USER_AGENT } from '../page/page-request.js';
+import { DetectionService } from '../service/detection-service.js';
+import { openStore } from '../store/open-store.js';
+import { type PageCorpus, type PageEntry, servePageCorpus } from './page-corpus.js';
+
+/** One page's outcome. */
+export interface PageEvalRow {
+  id: string;
+  category: string;
+  expected: PageEntry['expect']['verdict'];
+  verdict: Verdict['verdict'];
+  threatTypes: string[];
+  /** Expected signals that were not true. */
+  missingSignals: string[];
+  /** Danger/caution finding ids of the forced analysis (benign pages: false alarms). */
+  alarms: string[];
+  ms: number;
+}
+
+/** Precision and recall of one category. */
+export interface CategoryScore {
+  category: ThreatType;
+  /** Pages labelled with it. */
+  support: number;
+  truePositives: number;
+  falsePositives: number;
+  falseNegatives: number;
+  /** null when nothing was predicted / labelled. */
+  precision: number | null;
+  recall: number | null;
+}
+
+export interface PageEvalReport {
+  pages: number;
+  malicious: number;
+  benign: number;
+  /** Malicious pages judged not safe / all malicious. */
+  recall: number | null;
+  /** Benign pages judged not safe / all benign. */
+  falsePositiveRate: number | null;
+  /** Pages whose verdict equals the expected one. */
+  verdictAgreement: number;
+  /** Malicious pages whose expected signals were all true. */
+  signalsComplete: number;
+  categories: CategoryScore[];
+  /** Benign pages where a forced analysis raised danger/caution findings. */
+  benignAlarms: { id: string; alarms: string[] }[];
+  latencyMs: { p50: number; p95: number; max: number };
+  rows: PageEvalRow[];
+}
+
+const ratio = (n: number, d: number): number | null => (d === 0 ? null : n / d);
+
+/**
+ * Evaluate a corpus.
+ *
+ * @param config the configuration (page budget and limits, LLM judge when set); page analysis is
+ *   on whatever `PAGE_ANALYSIS` says, and name resolution is pinned to the corpus server.
+ */
+export async function evaluatePages(
+  engine: Engine,
+  corpus: PageCorpus,
+  config: Config,
+): Promise<PageEvalReport> {
+  const server = await servePageCorpus(corpus);
+  const http = createHttpClient({
+    userAgent: BROWSER_USER_AGENT,
+    resolveOverrides: server.overrides,
+  });
+  const page = createPageLayer({ ...config, page: { ...config.page, enabled: true } }, { http });
+  const store = openStore({ kind: 'sqlite', path: ':memory:' });
+  try {
+    if (page === null) throw new Error('page layer could not be built');
+    const service = new DetectionService(engine, store, systemClock, null, { page, cacheSize: 0 });
+    const rows: PageEvalRow[] = [];
+    for (const entry of corpus.pages) {
+      const url = service.parse(server.url(entry));
+      const started = performance.now();
+      const verdict = await service.judge(url);
+      const ms = performance.now() - started;
+      // Forced analysis: the page read even where the allowlist would skip it.
+      const fetched = await page.fetcher.fetch(url, performance.now() + page.budgetMs);
+      const alarms = fetched.ok
+        ? analyzePage(fetched.doc, createPageContext(engine, fetched.finalUrl, null))
+            .findings.filter((f) => f.level !== 'soft')
+            .map((f) => `${f.level}:${f.id}`)
+        : [];
+      rows.push({
+        id: entry.id,
+        category: entry.category,
+        expected: entry.expect.verdict,
+        verdict: verdict.verdict,
+        threatTypes: verdict.verdict === 'safe' ? [] : verdict.threat_types,
+        missingSignals: entry.expect.signals.filter(
+          (s) => (verdict.signals as Record<string, unknown>)[s] !== true,
+        ),
+        alarms,
+        ms,
+      });
+    }
+    return report(corpus, rows);
+  } finally {
+    await page?.close();
+    await store.close();
+    await server.close();
+  }
+}
+
+function report(corpus: PageCorpus, rows: PageEvalRow[]): PageEvalReport {
+  const expectedTypes = new Map(corpus.pages.map((p) => [p.id, p.expect.threat_types]));
+  const categories = THREAT_TYPES.map((category): CategoryScore => {
+    let tp = 0;
+    let fp = 0;
+    let fn = 0;
+    for (const row of rows) {
+      const labelled = expectedTypes.get(row.id)?.includes(category) ?? false;
+      const predicted = row.threatTypes.includes(category);
+      if (labelled && predicted) tp++;
+      else if (predicted) fp++;
+      else if (labelled) fn++;
+    }
+    return {
+      category,
+      support: tp + fn,
+      truePositives: tp,
+      falsePositives: fp,
+      falseNegatives: fn,
+      precision: ratio(tp, tp + fp),
+      recall: ratio(tp, tp + fn),
+    };
+  }).filter((c) => c.support > 0 || c.falsePositives > 0);
+  const malicious = rows.filter((r) => r.category !== 'benign');
+  const benign = rows.filter((r) => r.category === 'benign');
+  const times = rows.map((r) => r.ms).sort((a, b) => a - b);
+  const at = (q: number): number =>
+    times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
+  return {
+    pages: rows.length,
+    malicious: malicious.length,
+    benign: benign.length,
+    recall: ratio(malicious.filter((r) => r.verdict !== 'safe').length, malicious.length),
+    falsePositiveRate: ratio(benign.filter((r) => r.verdict !== 'safe').length, benign.length),
+    verdictAgreement: rows.filter((r) => r.verdict === r.expected).length,
+    signalsComplete: malicious.filter((r) => r.missingSignals.length === 0).length,
+    categories,
+    benignAlarms: benign
+      .filter((r) => r.alarms.length > 0)
+      .map((r) => ({ id: r.id, alarms: r.alarms })),
+    latencyMs: { p50: at(0.5), p95: at(0.95), max: times[times.length - 1] ?? 0 },
+    rows,
+  };
+}
