@@ -41,6 +41,10 @@ import {
   SECTION_END as PAYMENTS_SECTION_END,
   SECTION_START as PAYMENTS_SECTION_START,
 } from './payments-section.js';
+import {
+  SECTION_END as PAGES_SECTION_END,
+  SECTION_START as PAGES_SECTION_START,
+} from './page-section.js';
 import { cpuUse, snapshot } from './support/cpu-accounting.js';
 import { summariseCpuProfile } from './support/cpu-profile.js';
 import { findSection } from './support/doc-sections.js';
@@ -508,11 +512,18 @@ async function main(): Promise<void> {
       stdio: 'inherit',
     });
     if (intel.status !== 0) process.exitCode = intel.status ?? 1;
+    // Layer 3 (page analysis of a 1 MB page, fresh-URL latency) writes its own section too.
+    console.log('\npage analysis: bench/page-bench.ts …');
+    const pages = spawnSync('npx', ['tsx', join(ROOT, 'bench/page-bench.ts')], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
+    if (pages.status !== 0) process.exitCode = pages.status ?? 1;
   }
 }
 
 /**
- * The `npm run bench:payments` and `npm run bench:intel` sections of `file` (each with a leading
+ * The `npm run bench:payments`, `bench:intel` and `bench:pages` sections of `file` (each with a leading
  * newline), or ''.
  */
 function paymentsSection(file: string): string {
@@ -520,6 +531,7 @@ function paymentsSection(file: string): string {
   return [
     { start: PAYMENTS_SECTION_START, end: PAYMENTS_SECTION_END },
     { start: INTEL_SECTION_START, end: INTEL_SECTION_END },
+    { start: PAGES_SECTION_START, end: PAGES_SECTION_END },
   ]
     .map((markers) => findSection(previous, markers))
     .map((section) => (section === null ? '' : `\n${section}\n`))
