@@ -394,7 +394,13 @@ function webRiskUrlVar(env: Env): string {
 function llmVar(env: Env): LlmConfig | null {
   const baseUrl = raw(env, 'LLM_BASE_URL');
   const model = raw(env, 'LLM_MODEL');
-  if (baseUrl === undefined && model === undefined) return null;
+  // Validated even when unused, so a typo is reported rather than silently ignored.
+  const timeoutMs = intVar(env, 'LLM_TIMEOUT_MS', 2500, 100, 30_000);
+  const apiKey = secretVar(env, 'LLM_API_KEY');
+  if (baseUrl === undefined && model === undefined) {
+    if (apiKey !== null) throw new ConfigError('LLM_API_KEY is set without LLM_BASE_URL');
+    return null;
+  }
   if (baseUrl === undefined || model === undefined) {
     throw new ConfigError('LLM_BASE_URL and LLM_MODEL must be set together');
   }
@@ -406,8 +412,8 @@ function llmVar(env: Env): LlmConfig | null {
   return Object.freeze({
     baseUrl: url.replace(/\/+$/, ''),
     model,
-    apiKey: secretVar(env, 'LLM_API_KEY'),
-    timeoutMs: intVar(env, 'LLM_TIMEOUT_MS', 2500, 100, 30_000),
+    apiKey,
+    timeoutMs,
   });
 }
 
