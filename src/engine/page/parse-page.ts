@@ -148,10 +148,13 @@ export function parsePage(html: string): PageDocument {
     if (list.length < cap) list.push(item);
     else truncated = true;
   };
-  const appendText = (chunk: string, visible: boolean): void => {
+  const appendText = (text: string, visible: boolean): void => {
+    let chunk = text;
     if (textChars + chunk.length > MAX_TEXT_CHARS) {
       truncated = true;
-      return;
+      // Keep what fits: one huge text node must not leave the page without text.
+      chunk = chunk.slice(0, MAX_TEXT_CHARS - textChars);
+      if (chunk === '') return;
     }
     textChars += chunk.length;
     textParts.push(chunk);
