@@ -471,9 +471,9 @@ function coverageNote(coverage: LayerCoverage, allowlisted: boolean): string {
   ].filter((x): x is string => x !== null);
   if (missing.length === 0 || allowlisted) return '';
   const why = coverage.intel === 'offline' || coverage.page === 'offline' ? ' (offline mode)' : '';
-  // With threat intelligence the verdict rests on more than the URL: say only what is missing.
-  return coverage.intel === 'ran'
-    ? ` Page content not checked${why}.`
+  // When one other layer ran the verdict rests on more than the URL: say only what is missing.
+  return missing.length === 1
+    ? ` ${capitalize(missing[0] ?? '')} not checked${why}.`
     : ` Based on the URL only: ${missing.join(' and ')} not checked${why}.`;
 }
 
