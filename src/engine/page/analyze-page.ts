@@ -5,6 +5,7 @@
  * {@link PageView}; they are independent and run in a fixed order so results are deterministic.
  */
 import { analyzeCredentials } from './analyzers/credential.js';
+import { pageDocuments } from './analyzers/decoded-documents.js';
 import { analyzeCryptoScams } from './analyzers/crypto-scams.js';
 import { analyzeFakeCaptcha } from './analyzers/fake-captcha.js';
 import { analyzeLureScams } from './analyzers/lure-scams.js';
@@ -79,6 +80,10 @@ export function pageView(doc: PageDocument): PageView {
 export function analyzePage(doc: PageDocument, context: PageContext): PageAnalysis {
   const view = pageView(doc);
   const findings = PAGE_ANALYZERS.flatMap((analyze) => analyze(view, context));
-  const language = pageLanguage(doc);
+  // A cloaked page says little until its decoded HTML is written: read that too.
+  const language =
+    pageDocuments(view)
+      .map(pageLanguage)
+      .find((found) => found !== null) ?? null;
   return { findings, language, targetCountry: targetCountry(findings, doc, language) };
 }

@@ -1,7 +1,283 @@
-// PLACEHOLDER (being written): replaced by the real analyzer in this change.
+/**
+ * @module engine/page/analyzers/credential
+ * Credential and account phishing (detection.md §2.7, patterns §6.6, levels §4.2–4.4).
+ *
+ * The core is the PhishIntention rule (§3.2): **credential intention** (a password, one-time-code
+ * or payment-card field, also in HTML a kit writes with `document.write(atob(…))` and password
+ * inputs built by script) **and brand intention** (the page presents itself as a catalog brand,
+ * see `brand-claims.ts`) on a domain that brand does not own. Then:
+ * - `credential_brand_mismatch` / `card_brand_mismatch`: **danger** with corroboration, per the
+ *   §4.2 hard rule "a password or card form plus a confirmed brand mismatch plus (fresh or
+ *   free-hosting or tier A TLD)", widened to the exfiltration evidence of §2.7 (form posting to
+ *   another site, a form backend, a Telegram/Discord/EmailJS/Apps Script endpoint); **caution**
+ *   without it (Chrome's lower-confidence tier, §4.1). On a brand's own or a popular site a
+ *   mismatch counts only with a chat-bot or form-backend endpoint (a compromised site; §4.4 keeps
+ *   legitimate partners' pages quiet). `account_phishing` is added when the brand is an online
+ *   account provider (categories tech, email, social, streaming, retail, gaming, telecom) or the
+ *   page tells of a suspended or locked account; a card form under a delivery, toll or invoice
+ *   lure is left to `lure-scams.ts` (§2.9 maps it to those threat types, not to credential
+ *   phishing);
+ * - `credential_exfiltration`: the same fields sent to a chat bot, a form backend or `mailto:`
+ *   (**caution** on any site: no real login posts a password to Telegram or Formspree; a drop
+ *   named in code counts when the fields are sent by script), or posted to another registrable
+ *   domain that no catalog brand owns (**soft**, content +2.0: see `OFF_SITE_WEIGHT`);
+ * - `clone_artifact`: the marks of a page saver (`saved from url=` naming another site,
+ *   SingleFile, HTTrack, save-page-we), **soft** content +1.5 (§4.3), on any page.
+ */
+import type { Brand } from '../../brand/brand-index.js';
+import { resolveReference } from '../../url/resolve-reference.js';
+import type { ThreatType } from '../../verdict.js';
 import type { PageContext, PageView } from '../page-context.js';
-import type { PageFinding } from '../page-finding.js';
+import type { PageDocument } from '../page-document.js';
+import { excerpt, type PageFinding } from '../page-finding.js';
+import { brandClaims, describeClaim } from './brand-claims.js';
+import { ACCOUNT_LURE, CLONE_COMMENTS, CLONE_META } from './credential-patterns.js';
+import { pageDocuments } from './decoded-documents.js';
+import { exfiltrationChannels, type ExfiltrationKind } from './exfiltration-channels.js';
+import { paymentLure } from './lure-scams.js';
+import { type SensitiveFields, sensitiveFields } from './sensitive-fields.js';
+import { firstHit } from './term-pattern.js';
 
-export function analyzeCredentials(_page: PageView, _context: PageContext): PageFinding[] {
-  return [];
+/** Brand categories whose accounts are the prize (§2.9 "+account_phishing if social or e-mail"). */
+const ACCOUNT_CATEGORIES = new Set([
+  'tech',
+  'email',
+  'social',
+  'streaming',
+  'retail',
+  'gaming',
+  'telecom',
+]);
+/**
+ * Log-odds of a sign-in or card form posting to another site. §4.3 gives +3.0 to "posting off-site
+ * or to form-backend/Telegram"; the backend and chat-bot half is a caution rule here, and a bare
+ * cross-site post is what single sign-on does too, so it gets the brand-mismatch row's +2.0.
+ */
+const OFF_SITE_WEIGHT = 2.0;
+/** Code searched for exfiltration endpoints (characters). */
+const MAX_CODE_SCAN = 1024 * 1024;
+/** Text searched for account lures (characters). */
+const ACCOUNT_SCAN_CHARS = 32 * 1024;
+
+type PageSignal = PageFinding['signals'][number];
+
+/** Where a page sends what it harvests. */
+interface Exfiltration {
+  /** Chat bot, form backend or `mailto:`: never a real login's destination. */
+  strong: boolean;
+  evidence: string;
+}
+
+/** Credential harvesting findings for one page (see the module docstring). */
+export function analyzeCredentials(page: PageView, context: PageContext): PageFinding[] {
+  const docs = pageDocuments(page);
+  const findings: PageFinding[] = [];
+  const clone = cloneArtifact(docs, context);
+  const fields = sensitiveFields(page, docs);
+  const card = fields.card.length > 0;
+  // A code next to card fields confirms a payment (3-D Secure), not a sign-in.
+  const login =
+    fields.password.length > 0 ||
+    fields.scriptPassword !== null ||
+    (fields.otp.length > 0 && !card);
+  if (login || card) {
+    const exfiltration = findExfiltration(page, fields, context);
+    const mismatch = brandMismatch(page, context, docs, fields, login, exfiltration);
+    if (mismatch !== null) findings.push(mismatch);
+    if (exfiltration.length > 0) {
+      findings.push(exfiltrationFinding(page, context, fields, login, exfiltration));
+    }
+  }
+  if (clone !== null) findings.push(clone);
+  return findings;
+}
+
+function brandMismatch(
+  page: PageView,
+  context: PageContext,
+  docs: readonly PageDocument[],
+  fields: SensitiveFields,
+  login: boolean,
+  exfiltration: readonly Exfiltration[],
+): PageFinding | null {
+  const claim = brandClaims(docs, context)[0];
+  if (claim === undefined) return null;
+  const strongExfiltration = exfiltration.some((e) => e.strong);
+  let level: 'danger' | 'caution';
+  if (context.reputable) {
+    if (!strongExfiltration) return null;
+    level = 'danger';
+  } else {
+    level = context.riskyInfrastructure || exfiltration.length > 0 ? 'danger' : 'caution';
+  }
+  const brand = claim.brand;
+  const account = login && isAccountPhishing(page, docs, brand);
+  // A card form under a parcel, toll or invoice lure is that lure's (§2.9), not credential theft.
+  const credential = login || paymentLure(page, context) === null;
+  const threatTypes: ThreatType[] = ['brand_impersonation'];
+  const signals: PageSignal[] = ['brand_impersonation', 'domain_mismatch'];
+  if (credential) {
+    threatTypes.push('credential_phishing');
+    signals.push('credential_phishing');
+  }
+  if (account) {
+    threatTypes.push('account_phishing');
+    signals.push('account_phishing');
+  }
+  const what = fieldSummary(fields, login);
+  const where = exfiltration[0] === undefined ? '' : ` → ${exfiltration[0].evidence}`;
+  return {
+    id: login ? 'credential_brand_mismatch' : 'card_brand_mismatch',
+    level,
+    threatTypes,
+    signals,
+    confidence: level === 'danger' ? 0.93 : 0.75,
+    weight: 0,
+    group: 'content',
+    evidence: excerpt(`${what} as ${describeClaim(claim)}${where}`),
+    text: `the page asks for ${login ? 'a password' : 'payment card details'} as ${brand.name} on a site ${brand.name} does not own`,
+    brand,
+  };
+}
+
+function exfiltrationFinding(
+  page: PageView,
+  context: PageContext,
+  fields: SensitiveFields,
+  login: boolean,
+  exfiltration: readonly Exfiltration[],
+): PageFinding {
+  const strong = exfiltration.find((e) => e.strong);
+  const lead = strong ?? exfiltration[0];
+  const credential = login || paymentLure(page, context) === null;
+  const signals: PageSignal[] = credential ? ['credential_phishing'] : [];
+  return {
+    id: 'credential_exfiltration',
+    level: strong === undefined ? 'soft' : 'caution',
+    threatTypes: credential ? ['credential_phishing'] : [],
+    signals,
+    confidence: strong === undefined ? 0.6 : 0.8,
+    weight: strong === undefined ? OFF_SITE_WEIGHT : 0,
+    group: 'content',
+    evidence: excerpt(`${fieldSummary(fields, login)} → ${lead?.evidence ?? ''}`),
+    text:
+      strong === undefined
+        ? 'the page’s sign-in or payment form posts to another site'
+        : 'the page sends what is typed into its sign-in or payment form to a third-party collector',
+  };
+}
+
+/** `password field`, `card fields (in decoded script HTML)`. */
+function fieldSummary(fields: SensitiveFields, login: boolean): string {
+  const parts: string[] = [];
+  if (fields.password.length > 0) parts.push('password field');
+  else if (fields.scriptPassword !== null) parts.push(`script-built password input`);
+  else if (login) parts.push('one-time-code field');
+  if (fields.card.length > 0) parts.push('card fields');
+  return `${parts.join(' + ')}${fields.fromDecoded ? ' (in decoded script HTML)' : ''}`;
+}
+
+function isAccountPhishing(page: PageView, docs: readonly PageDocument[], brand: Brand): boolean {
+  if (ACCOUNT_CATEGORIES.has(brand.category)) return true;
+  const texts = [
+    page.textLower.slice(0, ACCOUNT_SCAN_CHARS),
+    page.identityLower,
+    ...docs.slice(1).map((d) => d.text.slice(0, ACCOUNT_SCAN_CHARS).toLowerCase()),
+  ];
+  return texts.some((text) => firstHit([ACCOUNT_LURE], text) !== null);
+}
+
+/** Named drops of `exfiltration-channels.ts` that no real sign-in or checkout uses. */
+const DROP_NAMES: Readonly<Partial<Record<ExfiltrationKind, string>>> = {
+  telegram: 'Telegram bot',
+  discord: 'Discord webhook',
+  emailjs: 'EmailJS',
+  form_backend: 'form backend',
+};
+
+/** Endpoints the harvested fields go to: form actions, then code and decoded strings. */
+function findExfiltration(
+  page: PageView,
+  fields: SensitiveFields,
+  context: PageContext,
+): Exfiltration[] {
+  const out: Exfiltration[] = [];
+  const base = context.analysis.url.href;
+  const site = context.analysis.url.registrableDomain;
+  const drops = (sources: readonly string[]): Exfiltration[] =>
+    exfiltrationChannels(sources).flatMap(({ kind, evidence }) => {
+      const name = DROP_NAMES[kind];
+      return name === undefined ? [] : [{ strong: true, evidence: `${name} ${evidence}` }];
+    });
+  for (const { form } of fields.forms) {
+    const action = form.action;
+    if (action === '' || action.startsWith('#')) continue;
+    if (/^\s*mailto:/i.test(action)) {
+      out.push({ strong: true, evidence: excerpt(action, 60) });
+      continue;
+    }
+    const named = drops([action]);
+    if (named.length > 0) {
+      out.push(...named);
+      continue;
+    }
+    const target = resolveReference(action, base);
+    const domain = target?.registrableDomain ?? null;
+    // Posting to a catalog brand's own domain is single sign-on, not a collector.
+    if (target !== null && domain !== null && domain !== site) {
+      if (context.brands.officialBrand(domain) === undefined) {
+        out.push({ strong: false, evidence: `form posts to ${target.hostname}` });
+      }
+    }
+  }
+  // A drop named in code counts when the fields are sent by script (no form, an empty action or a
+  // script-built input); a form with a real action goes there, whatever else the code posts.
+  const scripted =
+    fields.scriptPassword !== null ||
+    [...fields.password, ...fields.card, ...fields.otp].some((f) => f.form < 0) ||
+    fields.forms.some(({ form }) => /^\s*(?:#|javascript:|$)/i.test(form.action));
+  if (!scripted) return out;
+  for (const drop of drops([page.code.slice(0, MAX_CODE_SCAN), ...page.decoded])) {
+    if (!out.some((e) => e.evidence.split(' ')[0] === drop.evidence.split(' ')[0])) out.push(drop);
+  }
+  return out;
+}
+
+/** Marks of a page saver, unless the saved page is this site's own. */
+function cloneArtifact(docs: readonly PageDocument[], context: PageContext): PageFinding | null {
+  const doc = docs[0];
+  if (doc === undefined) return null;
+  const site = context.analysis.url.registrableDomain;
+  let evidence: string | null = null;
+  for (const comment of doc.comments.slice(0, 20)) {
+    const marker = CLONE_COMMENTS.find((c) => c.pattern.test(comment));
+    if (marker === undefined) continue;
+    const source = /url=\(\d+\)\s*(\S+)/i.exec(comment)?.[1];
+    if (source !== undefined) {
+      const domain = resolveReference(source, context.analysis.url.href)?.registrableDomain;
+      if (domain !== undefined && domain !== null && domain === site) continue;
+    }
+    evidence = excerpt(comment, 100);
+    break;
+  }
+  if (evidence === null) {
+    for (const [name, value] of doc.meta) {
+      if (CLONE_META.test(name)) {
+        evidence = excerpt(`<meta name="${name}" content="${value}">`, 100);
+        break;
+      }
+    }
+  }
+  if (evidence === null) return null;
+  return {
+    id: 'clone_artifact',
+    level: 'soft',
+    threatTypes: [],
+    signals: [],
+    confidence: 0.5,
+    weight: 1.5,
+    group: 'content',
+    evidence,
+    text: 'the page is a saved copy of another site (page-saver marks)',
+  };
 }
