@@ -88,7 +88,8 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 /**
  * Serve a corpus on 127.0.0.1 (ephemeral port). Requests are routed by `Host` (port ignored) and
  * path (query ignored, as static sites do); redirect entries answer with their status and a
- * `Location` rewritten to this server; anything else is 404.
+ * `Location` rewritten to this server, and absolute URLs of corpus hosts inside pages are
+ * rewritten the same way (`https://host/x` → `http://host:<port>/x`); anything else is 404.
  *
  * @param options.delayMs answer each request after this delay (latency benches).
  * @param options.extra handles a request first; returns true when it answered (tests add
@@ -110,6 +111,14 @@ export async function servePageCorpus(
   for (const page of corpus.pages) byHost.set(page.host, [...(byHost.get(page.host) ?? []), page]);
   const rewrite = (location: string): string =>
     location.replace(/^https?:\/\/([^/:]+)/, (_m, host: string) => `http://${host}:${port}`);
+  // Absolute links to a corpus host (`https://host/js/kit.js`) point at this server, as they
+  // point at the real site in production: the scheme and port are the only difference.
+  const hostPattern = new RegExp(
+    `https?://(${[...byHost.keys()].map((h) => h.replaceAll('.', '\\.')).join('|')})(?=[/"'])`,
+    'g',
+  );
+  const localize = (html: Buffer): string =>
+    html.toString('utf8').replace(hostPattern, (_m, host: string) => `http://${host}:${port}`);
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
@@ -123,7 +132,7 @@ export async function servePageCorpus(
           res.end('<html><body><h1>Moved</h1></body></html>');
         } else {
           res.writeHead(200, { 'content-type': CONTENT_TYPES.html });
-          res.end(readFileSync(join(corpus.dir, page.file)));
+          res.end(localize(readFileSync(join(corpus.dir, page.file))));
         }
         return;
       }

@@ -3,13 +3,13 @@
  * URL, for an inline HTML string (synthetic edge cases) or a corpus fixture. Tests of a single
  * analyzer use these instead of `analyzeFixture()` so other analyzers' findings do not mix in.
  */
-import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
 import { pageView } from '../../src/engine/page/analyze-page.js';
 import { createPageContext } from '../../src/engine/page/create-page-context.js';
 import type { PageContext, PageView } from '../../src/engine/page/page-context.js';
 import type { PageFinding } from '../../src/engine/page/page-finding.js';
 import { parsePage } from '../../src/engine/page/parse-page.js';
 import { normalizeUrl } from '../../src/engine/url/normalize-url.js';
+import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
 import { fixtureDocument, fixtureUrl, type PageFixture } from './page-fixtures.js';
 
 export interface AnalyzerInput {

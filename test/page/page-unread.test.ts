@@ -95,8 +95,9 @@ describe('the verdict cache with page analysis', { timeout: 10_000 }, () => {
     const dangerUrl = server.url(pageFixture('fake-captcha-winhttp-vbs'));
     expect((await s.verdictOf(safeUrl)).verdict).toBe('safe');
     expect((await s.verdictOf(dangerUrl)).verdict).toBe('danger');
-    const count = (path: string) => server.requests.filter((r) => r.includes(path)).length;
-    const dangerPath = pageFixture('fake-captcha-winhttp-vbs').path.split('?')[0] ?? '';
+    const count = (path: string) => server.requests.filter((r) => r.endsWith(path)).length;
+    const danger = pageFixture('fake-captcha-winhttp-vbs');
+    const dangerPath = danger.host + (danger.path.split('?')[0] ?? '');
     s.clock.advance(31_000);
     await s.verdictOf(safeUrl);
     await s.verdictOf(dangerUrl);

@@ -20,30 +20,6 @@ export const OPEN_PROMPT = new RegExp(
   ].join('|'),
 );
 
-/** Paste steps: Ctrl+V / Cmd+V, "paste the command". */
-export const PASTE_STEP = new RegExp(
-  [
-    String.raw`(?:ctrl|control|strg|⌘|cmd|command)[\s⌘]*\+\s*v\b`,
-    String.raw`paste\s+(?:this|the|it|that)\s+(?:command|code|text|fix|verification)`,
-    String.raw`coll(?:er|ez)\s+(?:le|la|ce)\s+(?:code|commande|texte)`,
-    String.raw`(?:fügen\s+sie|einfügen)[^.\n]{0,40}(?:befehl|code)|(?:befehl|code)[^.\n]{0,40}einfügen`,
-    String.raw`(?:pega|pegue|cola|cole)\s+(?:el|o|este|esse)\s+(?:comando|código)`,
-    String.raw`incolla(?:re)?\s+(?:il|questo)\s+(?:comando|codice)`,
-    String.raw`(?:コマンド|コード)を(?:貼り付け|ペースト)`,
-  ].join('|'),
-);
-
-/** Run steps: press Enter. */
-export const ENTER_STEP = new RegExp(
-  [
-    String.raw`press\s+(?:the\s+)?enter`,
-    String.raw`appuyez\s+sur\s+(?:la\s+touche\s+)?entrée`,
-    String.raw`drücken\s+sie\s+(?:die\s+)?(?:eingabetaste|enter)`,
-    String.raw`(?:pulsa|presiona|presione|pressione|pressiona|premi|druk\s+op)\s+(?:la\s+tecla\s+|a\s+tecla\s+|il\s+tasto\s+)?(?:enter|intro|invio)`,
-    String.raw`enter\s*(?:キー)?\s*を押`,
-  ].join('|'),
-);
-
 /**
  * Fake verification and meeting-error text (§6.3), and the decoy wording kits append to the
  * command ("I am not a robot - reCAPTCHA Verification ID").

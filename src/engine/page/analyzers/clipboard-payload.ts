@@ -12,7 +12,7 @@
  */
 import type { PageView } from '../page-context.js';
 import { excerpt } from '../page-finding.js';
-import { COMMAND_PATTERN, commandShape } from './command-patterns.js';
+import { COMMAND_PATTERN } from './command-patterns.js';
 
 /** Clipboard writes spelled out in code. */
 const CLIPBOARD_WRITE =
@@ -29,8 +29,6 @@ const KEY_TAIL = 60;
 
 /** A command found in the page's code or decoded strings. */
 export interface CommandHit {
-  /** Shape id from command-patterns (`powershell_flags`, `mshta` …). */
-  shape: string;
   /** The command as found, shortened for evidence. */
   evidence: string;
   /** Not displayed in the page's visible text or code blocks. */
@@ -57,9 +55,9 @@ export function clipboardWrite(page: PageView): string | null {
 const cache = new WeakMap<PageView, CommandHit[]>();
 
 /**
- * Commands in the page's code and decoded strings, hidden ones first (decoded before plain code,
- * then in code order), at most
- * {@link MAX_HITS}. Memoised per view: both clipboard analyzers ask.
+ * Commands in the page's code and decoded strings, at most {@link MAX_HITS}: hidden ones first
+ * (decoded before plain code), then in code order. Memoised per view: both clipboard analyzers
+ * ask.
  */
 export function findCommands(page: PageView): readonly CommandHit[] {
   const cached = cache.get(page);
@@ -72,7 +70,6 @@ export function findCommands(page: PageView): readonly CommandHit[] {
       if (hits.length >= MAX_HITS) return;
       const key = commandKey(source, match.index, match[0].length);
       hits.push({
-        shape: commandShape(match),
         evidence: commandEvidence(source, match.index),
         hidden: !visible().includes(normalize(key)),
         obfuscated,
@@ -91,13 +88,9 @@ export function findCommands(page: PageView): readonly CommandHit[] {
   return ordered;
 }
 
-/**
- * The first command shape in `text` (a code block's hidden part, say) as evidence, or null.
- */
-export function commandIn(text: string): { shape: string; evidence: string } | null {
-  for (const match of text.matchAll(COMMAND_PATTERN)) {
-    return { shape: commandShape(match), evidence: commandEvidence(text, match.index) };
-  }
+/** The first command in `text` (a code block's hidden part, say) as evidence, or null. */
+export function commandIn(text: string): string | null {
+  for (const match of text.matchAll(COMMAND_PATTERN)) return commandEvidence(text, match.index);
   return null;
 }
 

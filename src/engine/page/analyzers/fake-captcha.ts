@@ -11,16 +11,24 @@
  *   clipboard, its code or decoded strings hold a command shape (command-patterns.ts) that the
  *   page does not display, and the page has a lure: fake-verification or meeting-error text, a
  *   decoy comment (`# I am not a robot - reCAPTCHA Verification ID`) or a kit identifier; or,
- *   off reputable sites, instructions that open a prompt (Win+R, Win+X, Cmd+Space, Run dialog).
- *   This is the hard rule of §4.2 ("a ClickFix command plus instructions").
+ *   off reputable sites, instructions that open a prompt (Win+R, Win+X then I, Cmd+Space, the Run
+ *   dialog, the File Explorer address bar). This is the hard rule of §4.2 ("a ClickFix command
+ *   plus instructions"). When the lure names a brand next to its text (Cloudflare, Google Meet,
+ *   Microsoft) on a domain the brand does not own, the finding names it (+ brand_impersonation).
  * - `clipboard_command` (caution, pastejacking): a clipboard write of a command without that
- *   context (§2.3 "a clipboard write of a command with no instructions → caution").
+ *   context (§2.3 "a clipboard write of a command with no instructions → caution"): the command
+ *   is hidden, or it is shown but next to a lure or prompt-opening keys.
+ *
+ * Paste-and-Enter steps alone ("paste the command into PowerShell and press Enter") are not a
+ * lure: every install tutorial says the same, and what distinguishes ClickFix is the fake check
+ * or the Run-dialog keys. A tutorial whose copy handler swaps in a hidden command is pastejacking
+ * (pastejacking.ts), not a fake CAPTCHA.
  *
  * FP guards (§2.3, §4.4): the command must come from script strings, not from the page text, so
  * docs whose Copy buttons copy the displayed `curl … | sh` or `iwr … | iex` (pnpm, rustup,
  * Homebrew, Microsoft Learn) and security write-ups quoting a lure stay quiet; a command the page
- * also displays needs a lure to count; on a reputable domain without a lure only an obfuscated
- * command counts, and only as caution. A real Cloudflare challenge has the verification text but
+ * also displays is at most caution, and only next to a lure or Run-dialog keys; on a reputable
+ * domain without a lure only an obfuscated command counts, and only as caution. A real Cloudflare challenge has the verification text but
  * no clipboard write and no command.
  */
 import type { Brand } from '../../brand/brand-index.js';
@@ -29,11 +37,9 @@ import type { PageContext, PageView } from '../page-context.js';
 import { excerpt, type PageFinding } from '../page-finding.js';
 import {
   DECOY_COMMENT,
-  ENTER_STEP,
   FAKE_VERIFICATION,
   KIT_IDENTIFIERS,
   OPEN_PROMPT,
-  PASTE_STEP,
 } from './clickfix-patterns.js';
 import { clipboardWrite, type CommandHit, findCommands } from './clipboard-payload.js';
 
@@ -62,23 +68,17 @@ export function analyzeFakeCaptcha(page: PageView, context: PageContext): PageFi
   const texts = [page.textLower, decodedText(page.decoded)];
   const lure = firstCue(texts, FAKE_VERIFICATION) ?? decoyCue(page);
   const open = firstCue(texts, OPEN_PROMPT);
-  const steps = open ?? pasteAndEnter(texts);
 
   if (command.hidden && (lure !== null || (open !== null && !context.reputable))) {
     const cue = lure ?? open;
     const brand = lureBrand(page, context, [...verificationContexts(texts), open?.context ?? '']);
+    const impersonation = brand === undefined ? [] : (['brand_impersonation'] as const);
     return [
       {
         id: 'clickfix_clipboard_command',
         level: 'danger',
-        threatTypes:
-          brand === undefined
-            ? ['fake_captcha', 'pastejacking']
-            : ['fake_captcha', 'pastejacking', 'brand_impersonation'],
-        signals:
-          brand === undefined
-            ? ['fake_captcha', 'pastejacking']
-            : ['fake_captcha', 'pastejacking', 'brand_impersonation'],
+        threatTypes: ['fake_captcha', 'pastejacking', ...impersonation],
+        signals: ['fake_captcha', 'pastejacking', ...impersonation],
         confidence: 0.97,
         weight: 0,
         group: 'content',
@@ -91,7 +91,7 @@ export function analyzeFakeCaptcha(page: PageView, context: PageContext): PageFi
     ];
   }
 
-  const suspicious = command.hidden || steps !== null || lure !== null;
+  const suspicious = command.hidden || lure !== null || open !== null;
   if (suspicious && (!context.reputable || command.obfuscated)) {
     return [
       {
@@ -136,12 +136,6 @@ function decoyCue(page: PageView): Cue | null {
   return kit === null ? null : { quote: kit[0], context: '' };
 }
 
-/** Paste and Enter steps together (Ctrl+V then Enter), when no prompt-opening key is named. */
-function pasteAndEnter(texts: readonly string[]): Cue | null {
-  const paste = firstCue(texts, PASTE_STEP);
-  return paste !== null && firstCue(texts, ENTER_STEP) !== null ? paste : null;
-}
-
 function firstCue(texts: readonly string[], pattern: RegExp): Cue | null {
   for (const text of texts) {
     const match = pattern.exec(text);
@@ -171,10 +165,11 @@ function decodedText(decoded: readonly string[]): string {
 }
 
 /**
- * The brand the lure impersonates, on a domain it does not own: one named in the page's identity
- * places (title, logo, headings), or one named next to the lure text ("Performance & security by
- * Cloudflare", "Google Meet could not access your microphone"). Brands whose name is a common
- * word count only in identity places.
+ * The brand the lure impersonates, on a domain it does not own: one named next to the lure text
+ * ("Performance & security by Cloudflare", "Google Meet … no camera found"). Only the lure's
+ * surroundings count, so a compromised shop that names a brand elsewhere is not said to
+ * impersonate it; a brand whose name is a common word ("Zoom", "Apple") must also be named in the
+ * page's identity places (title, logo, headings).
  */
 function lureBrand(
   page: PageView,
@@ -182,10 +177,15 @@ function lureBrand(
   surroundings: readonly string[],
 ): Brand | undefined {
   const domain = context.analysis.url.registrableDomain;
-  const near = surroundings.join(' | ');
-  const candidates = [
-    ...identityBrands(page.doc, context.brands).map((named) => named.brand),
-    ...brandsInText(near, context.brands).filter((brand) => !brand.commonWord),
-  ];
-  return candidates.find((brand) => brand !== context.owner && !ownsDomain(brand, domain));
+  const named = brandsInText(surroundings.join(' | '), context.brands);
+  if (named.length === 0) return undefined;
+  const identity = named.some((brand) => brand.commonWord)
+    ? identityBrands(page.doc, context.brands).map((n) => n.brand)
+    : [];
+  return named.find(
+    (brand) =>
+      (!brand.commonWord || identity.includes(brand)) &&
+      brand !== context.owner &&
+      !ownsDomain(brand, domain),
+  );
 }

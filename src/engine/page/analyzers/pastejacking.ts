@@ -90,11 +90,10 @@ function hiddenCodeCommand(page: PageView): PageFinding | null {
     // The hidden part rides along with code the reader sees and copies.
     if (block.hidden === '' || block.visible.trim() === '') continue;
     const command = commandIn(block.hidden);
-    const chained = command === null ? CHAINED_COMMAND.exec(block.hidden) : null;
-    if (command === null && chained === null) continue;
+    if (command === null && !CHAINED_COMMAND.test(block.hidden)) continue;
     return pastejacking(
       'hidden_code_command',
-      command?.evidence ?? excerpt(block.hidden),
+      command ?? excerpt(block.hidden),
       'a code block hides a command that is copied along with the code it shows',
     );
   }
