@@ -17,6 +17,7 @@
  * Options: --runs 40 (analysis iterations), --requests 20 (fresh URLs per page), --out docs/bench.md.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +41,7 @@ import { newKey } from '../test/helpers/enterprise-key.js';
 import { PAGE_CORPUS, pageFixture } from '../test/helpers/page-fixtures.js';
 import { SECTION_END, SECTION_START } from './page-section.js';
 import { writeSection } from './support/doc-sections.js';
+import { httpPost } from './support/processes.js';
 import { median } from './support/stats.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -123,25 +125,31 @@ async function e2eBench() {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
+  // Each request on a fresh connection, like a first visit (node:http, no keep-alive).
   const detect = async (url: string): Promise<{ ms: number; verdict: string }> => {
     const started = performance.now();
-    const response = await fetch(`http://127.0.0.1:${port}/v1/detect`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${generated.raw}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ url }),
+    const answer = await httpPost(port, '/v1/detect', JSON.stringify({ url }), {
+      authorization: `Bearer ${generated.raw}`,
+      'content-type': 'application/json',
     });
-    const body = (await response.json()) as { verdict?: string };
-    if (response.status !== 200) throw new Error(`detect ${url}: ${response.status}`);
+    if (answer.status !== 200) throw new Error(`detect ${url}: ${answer.status}`);
+    const body = JSON.parse(answer.body) as { verdict?: string };
     return { ms: performance.now() - started, verdict: body.verdict ?? '?' };
   };
-  const direct = async (url: string): Promise<number> => {
+  const direct = (url: string): Promise<number> => {
+    const [, host, path] = /^http:\/\/([^/:]+):\d+(.*)$/.exec(url) ?? [];
     const started = performance.now();
-    const [, host, rest] = /^http:\/\/([^/:]+):\d+(.*)$/.exec(url) ?? [];
-    const response = await fetch(`http://127.0.0.1:${corpusServer.port}${rest ?? '/'}`, {
-      headers: { host: host ?? '' },
+    return new Promise((resolve, reject) => {
+      get(
+        { host: '127.0.0.1', port: corpusServer.port, path, headers: { host }, agent: false },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            resolve(performance.now() - started);
+          });
+        },
+      ).on('error', reject);
     });
-    await response.arrayBuffer();
-    return performance.now() - started;
   };
   const rows = [];
   try {

@@ -38,13 +38,13 @@ import {
   SECTION_START as INTEL_SECTION_START,
 } from './intel-section.js';
 import {
-  SECTION_END as PAYMENTS_SECTION_END,
-  SECTION_START as PAYMENTS_SECTION_START,
-} from './payments-section.js';
-import {
   SECTION_END as PAGES_SECTION_END,
   SECTION_START as PAGES_SECTION_START,
 } from './page-section.js';
+import {
+  SECTION_END as PAYMENTS_SECTION_END,
+  SECTION_START as PAYMENTS_SECTION_START,
+} from './payments-section.js';
 import { cpuUse, snapshot } from './support/cpu-accounting.js';
 import { summariseCpuProfile } from './support/cpu-profile.js';
 import { findSection } from './support/doc-sections.js';

@@ -45,6 +45,7 @@ import type { Engine } from '../src/engine/create-engine.js';
 import { normalizeUrl } from '../src/engine/url/normalize-url.js';
 import type { VerdictValue } from '../src/engine/verdict.js';
 import { defaultEngine } from '../src/engine-data/load-engine-data.js';
+import { evaluatePages } from '../src/evaluation/evaluate-pages.js';
 import {
   brandAccuracy,
   brandPrecision,
@@ -61,7 +62,6 @@ import {
   type IntelEvalCounts,
   knownThreatRate,
 } from '../src/evaluation/evaluate-with-intel.js';
-import { evaluatePages } from '../src/evaluation/evaluate-pages.js';
 import { readPageCorpus } from '../src/evaluation/page-corpus.js';
 import { categoryTable, markdownTable, summaryTable } from '../src/evaluation/page-eval-table.js';
 import { createFeedDateReader } from '../src/intel/feeds/parse-feed-date.js';

@@ -150,7 +150,10 @@ export async function servePageCorpus(
 
   const server = createServer((req, res) => {
     const delay = options.delayMs ?? 0;
-    if (delay > 0) setTimeout(() => handle(req, res), delay);
+    if (delay > 0)
+      setTimeout(() => {
+        handle(req, res);
+      }, delay);
     else handle(req, res);
   });
   server.on('connection', (socket) => {
@@ -167,7 +170,11 @@ export async function servePageCorpus(
     requests,
     close: async () => {
       for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
     },
   };
 }

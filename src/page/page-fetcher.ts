@@ -13,9 +13,9 @@
  */
 import pLimit, { type LimitFunction } from 'p-limit';
 
-import { normalizeUrl, type ParsedUrl } from '../engine/url/normalize-url.js';
 import type { PageDocument } from '../engine/page/page-document.js';
 import { parsePage } from '../engine/page/parse-page.js';
+import { normalizeUrl, type ParsedUrl } from '../engine/url/normalize-url.js';
 import { resolveReference } from '../engine/url/resolve-reference.js';
 import type { HttpClient } from '../net/index.js';
 import { type PageFailure, pageFailureOf } from './page-failure.js';

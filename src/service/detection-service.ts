@@ -8,6 +8,7 @@
 import { hash } from 'node:crypto';
 
 import { type Clock, monthOf, secondsToNextMonth } from '../clock.js';
+import type { VerdictTtlConfig } from '../config/config.js';
 import { BoundedMemo } from '../engine/bounded-memo.js';
 import type { Engine } from '../engine/create-engine.js';
 import { judgeParsedUrl } from '../engine/detect.js';
@@ -18,7 +19,6 @@ import { AppError } from '../errors.js';
 import { historyKey } from '../intel/history-key.js';
 import type { IntelLayer } from '../intel/intel-layer.js';
 import type { PageLayer } from '../page/page-layer.js';
-import type { VerdictTtlConfig } from '../config/config.js';
 import type { ApiKeyRecord, Store } from '../store/ports.js';
 import { type JudgedVerdict, judgeWithPage } from './judge-with-page.js';
 import { DEFAULT_VERDICT_CACHE_SIZE, VerdictCache } from './verdict-cache.js';

@@ -265,7 +265,11 @@ describe.concurrent('check and eval', { timeout: SUITE_TIMEOUT_MS }, () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'linkguard-cli-check-'));
     // No RDAP: tests never leave loopback.
-    const env = { DATABASE_URL: `sqlite:${join(dir, 'lg.db')}`, RDAP_ENABLED: 'false', PAGE_ANALYSIS: 'off' };
+    const env = {
+      DATABASE_URL: `sqlite:${join(dir, 'lg.db')}`,
+      RDAP_ENABLED: 'false',
+      PAGE_ANALYSIS: 'off',
+    };
     const urlFile = join(dir, 'urls.txt');
     writeFileSync(urlFile, `https://paypal.com\n\n   \n${INVALID}\r\nmetamask.io\n\n`);
     const malicious = join(dir, 'm.csv');

@@ -8,13 +8,13 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
 import { analyzePage, type PageAnalysis } from '../../src/engine/page/analyze-page.js';
 import { createPageContext } from '../../src/engine/page/create-page-context.js';
 import type { PageDocument } from '../../src/engine/page/page-document.js';
 import type { PageFinding } from '../../src/engine/page/page-finding.js';
 import { parsePage } from '../../src/engine/page/parse-page.js';
 import { normalizeUrl } from '../../src/engine/url/normalize-url.js';
+import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
 import { type PageEntry, readPageCorpus } from '../../src/evaluation/page-corpus.js';
 
 export const PAGES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'pages');

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { type PageServiceHarness, pageService } from '../helpers/page-service.js';
-import { BENIGN_FIXTURES, MALICIOUS_FIXTURES, type PageFixture } from '../helpers/page-fixtures.js';
 import { type PageFixtureServer, servePageFixtures } from '../helpers/page-fixture-server.js';
+import { BENIGN_FIXTURES, MALICIOUS_FIXTURES, type PageFixture } from '../helpers/page-fixtures.js';
+import { pageService, type PageServiceHarness } from '../helpers/page-service.js';
 
 let server: PageFixtureServer;
 let h: PageServiceHarness;

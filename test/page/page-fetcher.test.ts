@@ -43,7 +43,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
-  close = () => new Promise((resolve) => server.close(() => resolve()));
+  close = () =>
+    new Promise((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   http = createHttpClient({
     userAgent: BROWSER_USER_AGENT,
     resolveOverrides: HOSTS.map((host) => ({ host, port, address: '127.0.0.1' })),

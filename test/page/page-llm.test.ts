@@ -11,9 +11,9 @@ import {
   type ChatCompletionsServer,
   startChatCompletionsServer,
 } from '../helpers/chat-completions-server.js';
-import { type PageServiceHarness, pageService } from '../helpers/page-service.js';
-import { pageFixture } from '../helpers/page-fixtures.js';
 import { type PageFixtureServer, servePageFixtures } from '../helpers/page-fixture-server.js';
+import { pageFixture } from '../helpers/page-fixtures.js';
+import { pageService, type PageServiceHarness } from '../helpers/page-service.js';
 
 const SCAM_VERDICT: LlmVerdict = {
   impersonated_brand: null,
@@ -106,11 +106,12 @@ describe('the LLM judge in a verdict', { timeout: 10_000 }, () => {
     expect(llm.requests.length).toBe(before);
   });
 
-  it.each([
-    ['down (500)', { kind: 'raw', status: 500, body: '{"error":{"message":"x"}}' } as ChatAnswer],
-    ['hanging', { kind: 'hang' } as ChatAnswer],
-    ['answering garbage', { kind: 'message', content: 'not json' } as ChatAnswer],
-  ])('a judge that is %s changes nothing', async (_what, failing) => {
+  const failures: [string, ChatAnswer][] = [
+    ['down (500)', { kind: 'raw', status: 500, body: '{"error":{"message":"x"}}' }],
+    ['hanging', { kind: 'hang' }],
+    ['answering garbage', { kind: 'message', content: 'not json' }],
+  ];
+  it.each(failures)('a judge that is %s changes nothing', async (_what, failing) => {
     answer = failing;
     const verdict = await (await harness(true)).verdictOf(pages.url(pageFixture(AMBIGUOUS)));
     expect(verdict.verdict).toBe('caution');

@@ -8,10 +8,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { AppError } from '../../src/errors.js';
+import { pageService, type PageServiceHarness } from '../helpers/page-service.js';
 import { type ConnectSpy, spyOnConnect } from '../net/connect-spy.js';
 import { fakeDns } from '../net/fake-dns.js';
 import { type LoopbackServer, startLoopbackServer } from '../net/loopback-server.js';
-import { type PageServiceHarness, pageService } from '../helpers/page-service.js';
 
 let server: LoopbackServer;
 let connect: ConnectSpy;

@@ -7,13 +7,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { importFeed } from '../../src/intel/feed-import.js';
-import { type PageServiceHarness, pageService } from '../helpers/page-service.js';
-import { pageFixture } from '../helpers/page-fixtures.js';
 import {
   MISBEHAVING_HOSTS,
   type PageFixtureServer,
   servePageFixtures,
 } from '../helpers/page-fixture-server.js';
+import { pageFixture } from '../helpers/page-fixtures.js';
+import { pageService, type PageServiceHarness } from '../helpers/page-service.js';
 import { T0 } from '../helpers/test-app.js';
 
 let server: PageFixtureServer;

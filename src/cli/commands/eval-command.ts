@@ -32,6 +32,7 @@ import { loadConfig } from '../../config/config.js';
 import type { Engine } from '../../engine/create-engine.js';
 import { THREAT_TYPES } from '../../engine/verdict.js';
 import { defaultEngine } from '../../engine-data/load-engine-data.js';
+import { evaluatePages } from '../../evaluation/evaluate-pages.js';
 import {
   brandAccuracy,
   brandPrecision,
@@ -49,15 +50,14 @@ import {
   type IntelEvalCounts,
   knownThreatRate,
 } from '../../evaluation/evaluate-with-intel.js';
+import { readPageCorpus } from '../../evaluation/page-corpus.js';
+import { categoryTable, summaryTable } from '../../evaluation/page-eval-table.js';
 import { parseFeedDate } from '../../intel/feeds/parse-feed-date.js';
 import {
   type IndexedFeed,
   type ThreatIndex,
   ThreatIndexBuilder,
 } from '../../intel/threat-index.js';
-import { evaluatePages } from '../../evaluation/evaluate-pages.js';
-import { readPageCorpus } from '../../evaluation/page-corpus.js';
-import { categoryTable, summaryTable } from '../../evaluation/page-eval-table.js';
 import { SERVICE_COVERAGE } from '../../service/detection-service.js';
 import { printTable } from '../print-table.js';
 import { UsageError } from '../usage-error.js';

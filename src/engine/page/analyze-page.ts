@@ -5,8 +5,8 @@
  * {@link PageView}; they are independent and run in a fixed order so results are deterministic.
  */
 import { analyzeCredentials } from './analyzers/credential.js';
-import { pageDocuments } from './analyzers/decoded-documents.js';
 import { analyzeCryptoScams } from './analyzers/crypto-scams.js';
+import { pageDocuments } from './analyzers/decoded-documents.js';
 import { analyzeFakeCaptcha } from './analyzers/fake-captcha.js';
 import { analyzeLureScams } from './analyzers/lure-scams.js';
 import { analyzePastejacking } from './analyzers/pastejacking.js';

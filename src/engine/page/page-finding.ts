@@ -46,9 +46,8 @@ export const MAX_EVIDENCE_CHARS = 120;
  * cut at {@link MAX_EVIDENCE_CHARS} with an ellipsis.
  */
 export function excerpt(text: string, max = MAX_EVIDENCE_CHARS): string {
-  // eslint-disable-next-line no-control-regex -- removing control characters is the point
   const clean = text
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\p{Cc}+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
   return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;

@@ -35,7 +35,7 @@ export const NO_PAGE_JUDGEMENT: PageJudgement = Object.freeze({
   signals: [],
   brand: null,
   patterns: [],
-}) as PageJudgement;
+});
 
 /**
  * @param page layer 3's evidence, or null when it did not run.
