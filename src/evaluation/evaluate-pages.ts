@@ -70,6 +70,15 @@ export interface PageEvalReport {
 const ratio = (n: number, d: number): number | null => (d === 0 ? null : n / d);
 
 /**
+ * The categories a page can show. `disposable_tld`, `free_hosting_subdomain` and `fresh_domain`
+ * are facts about the address, not the page, and the corpus does not label them.
+ */
+const PAGE_CATEGORIES = THREAT_TYPES.filter(
+  (type) =>
+    type !== 'disposable_tld' && type !== 'free_hosting_subdomain' && type !== 'fresh_domain',
+);
+
+/**
  * Evaluate a corpus.
  *
  * @param config the configuration (page budget and limits, LLM judge when set); page analysis is
@@ -126,7 +135,7 @@ export async function evaluatePages(
 
 function report(corpus: PageCorpus, rows: PageEvalRow[]): PageEvalReport {
   const expectedTypes = new Map(corpus.pages.map((p) => [p.id, p.expect.threat_types]));
-  const categories = THREAT_TYPES.map((category): CategoryScore => {
+  const categories = PAGE_CATEGORIES.map((category): CategoryScore => {
     let tp = 0;
     let fp = 0;
     let fn = 0;

@@ -130,7 +130,8 @@ async function harness(
           }),
   });
   const app = await buildApp({
-    config: loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'lg.db')}` }),
+    // Layers 1–2 only: page analysis would leave loopback (test/page/ covers layer 3).
+    config: loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'lg.db')}`, PAGE_ANALYSIS: 'off' }),
     store,
     engine,
     clock,

@@ -176,7 +176,7 @@ export function buildVerdict(
     verdict === 'safe'
       ? []
       : sortThreatTypes([
-          ...urlThreatTypes(analysis, findings),
+          ...urlCategories(urlThreatTypes(analysis, findings), fromPage.threatTypes),
           ...intelThreatTypes(intel, impersonating, fresh),
           ...fromPage.threatTypes,
         ]);
@@ -233,6 +233,27 @@ export function buildVerdict(
     ),
     details,
   };
+}
+
+/** Threat types that describe the infrastructure or the name, not what the site does. */
+const NOT_CONTENT: ReadonlySet<ThreatType> = new Set([
+  'brand_impersonation',
+  'disposable_tld',
+  'fresh_domain',
+  'free_hosting_subdomain',
+]);
+
+/**
+ * The URL layer's categories, given what the page showed. URL words only suggest what a site does
+ * (`claim` in a tax-refund host reads as an airdrop); when the page itself shows a category, the
+ * page's categories replace those guesses and the URL keeps only its facts (brand, TLD, hosting).
+ */
+function urlCategories(
+  fromUrl: readonly ThreatType[],
+  fromPage: readonly ThreatType[],
+): readonly ThreatType[] {
+  if (!fromPage.some((type) => !NOT_CONTENT.has(type))) return fromUrl;
+  return fromUrl.filter((type) => NOT_CONTENT.has(type));
 }
 
 /** Confidence taken off a verdict whose page could not be read. */
