@@ -30,6 +30,15 @@ export const BRAND_CATEGORIES = [
 
 export type BrandCategory = (typeof BRAND_CATEGORIES)[number];
 
+/** Brand categories of the crypto world: wallets, exchanges, DeFi, NFT markets and chains. */
+export const CRYPTO_BRAND_CATEGORIES: ReadonlySet<BrandCategory> = new Set([
+  'wallet',
+  'exchange',
+  'defi',
+  'nft',
+  'crypto',
+]);
+
 /** One entry of `data/brands.json`. */
 export interface BrandRecord {
   /** kebab-case unique id. */

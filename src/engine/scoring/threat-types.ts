@@ -6,12 +6,10 @@
  * brand next to `redelivery` a delivery scam. Behaviour that only a page can show (drainer code,
  * fake CAPTCHA, pastejacking, urgency, prices, payment demands, contact details) stays false here.
  */
-import type { BrandCategory, WordGroup } from '../engine-data.js';
+import { CRYPTO_BRAND_CATEGORIES, type WordGroup } from '../engine-data.js';
 import type { UrlAnalysis } from '../rules/analyze-url.js';
 import type { BrandFinding } from '../rules/brand-finding.js';
 import type { ThreatType } from '../verdict.js';
-
-const CRYPTO: ReadonlySet<BrandCategory> = new Set(['wallet', 'exchange', 'defi', 'nft', 'crypto']);
 
 /** The URL-level threat categories, in spec §2.3 order. */
 export function urlThreatTypes(
@@ -20,7 +18,8 @@ export function urlThreatTypes(
 ): ThreatType[] {
   const words = new Set<WordGroup>([...analysis.hostWords.keys(), ...analysis.pathWords.keys()]);
   const categories = new Set(findings.map((f) => f.brand.category));
-  const cryptoContext = [...categories].some((c) => CRYPTO.has(c)) || words.has('crypto');
+  const cryptoContext =
+    [...categories].some((c) => CRYPTO_BRAND_CATEGORIES.has(c)) || words.has('crypto');
   const out = new Set<ThreatType>();
 
   if (cryptoContext && words.has('seed')) out.add('seed_phrase_phishing');
@@ -28,7 +27,9 @@ export function urlThreatTypes(
   if (cryptoContext) out.add('crypto_scam');
   if (cryptoContext && words.has('airdrop')) out.add('crypto_airdrop_scam');
   if (cryptoContext && words.has('giveaway')) out.add('crypto_giveaway_scam');
-  const nonCryptoBrand = [...categories].some((c) => !CRYPTO.has(c) && c !== 'government');
+  const nonCryptoBrand = [...categories].some(
+    (c) => !CRYPTO_BRAND_CATEGORIES.has(c) && c !== 'government',
+  );
   if (words.has('credential') || (nonCryptoBrand && !themed(words))) out.add('credential_phishing');
   if (words.has('account')) out.add('account_phishing');
   if (categories.has('delivery') || words.has('delivery')) out.add('delivery_scam');

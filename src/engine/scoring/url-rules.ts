@@ -7,7 +7,7 @@
  * exactly why. Weak signals are summed as damped log-odds (detection.md §4.2–4.3) and can only
  * reach `caution`.
  */
-import type { BrandCategory, WordGroup } from '../engine-data.js';
+import { type BrandCategory, CRYPTO_BRAND_CATEGORIES, type WordGroup } from '../engine-data.js';
 import {
   HIGH_RISK_GROUPS,
   isLureGroup,
@@ -92,14 +92,6 @@ function web3Context(analysis: UrlAnalysis, finding: BrandFinding): boolean {
   return analysis.hostWords.has('web3') || /\d{2,}/.test(label.replace(finding.token, ''));
 }
 
-const CRYPTO_CATEGORIES: ReadonlySet<BrandCategory> = new Set([
-  'wallet',
-  'exchange',
-  'defi',
-  'nft',
-  'crypto',
-]);
-
 /**
  * Evaluate the layer-1 rules.
  *
@@ -112,7 +104,7 @@ export function judgeUrl(analysis: UrlAnalysis): UrlJudgement {
   const path = new Set(analysis.pathWords.keys());
   const lureFor = (groups: ReadonlySet<WordGroup>, finding: BrandFinding | undefined): boolean =>
     UNIVERSAL_LURES.some((g) => groups.has(g)) ||
-    ((finding === undefined || CRYPTO_CATEGORIES.has(finding.brand.category)) &&
+    ((finding === undefined || CRYPTO_BRAND_CATEGORIES.has(finding.brand.category)) &&
       CRYPTO_LURES.some((g) => groups.has(g)));
   const anyLureHost = [...HIGH_RISK_GROUPS, ...THEME_GROUPS].some((g) => host.has(g));
   const tierA = analysis.tldTier === 'a';
@@ -315,7 +307,7 @@ function matchesBrandTheme(finding: BrandFinding, host: ReadonlySet<WordGroup>):
   const themes = THEME_OF_CATEGORY[finding.brand.category] ?? [];
   return (
     themes.some((group) => host.has(group)) ||
-    (CRYPTO_CATEGORIES.has(finding.brand.category) && host.has('support'))
+    (CRYPTO_BRAND_CATEGORIES.has(finding.brand.category) && host.has('support'))
   );
 }
 

@@ -8,21 +8,13 @@
  * a bank's name is still a seed form, but the mismatch rule for banks is the credential analyzer's.
  */
 import type { Brand } from '../../brand/brand-index.js';
-import type { BrandCategory } from '../../engine-data.js';
+import { CRYPTO_BRAND_CATEGORIES } from '../../engine-data.js';
 import { identityBrands, ownsDomain } from '../page-brands.js';
 import type { PageContext, PageView } from '../page-context.js';
 
-const CRYPTO_CATEGORIES: ReadonlySet<BrandCategory> = new Set([
-  'wallet',
-  'exchange',
-  'defi',
-  'nft',
-  'crypto',
-]);
-
 /** True for wallet, exchange, DeFi, NFT and chain brands. */
 export function isCryptoBrand(brand: Brand): boolean {
-  return CRYPTO_CATEGORIES.has(brand.category);
+  return CRYPTO_BRAND_CATEGORIES.has(brand.category);
 }
 
 /**
