@@ -21,7 +21,9 @@ export type PageFailure =
   /** The address serves something other than an HTML page (a download, an image, JSON). */
   | 'not_html'
   /** Too many pages were being fetched at once and the budget ran out while waiting. */
-  | 'busy';
+  | 'busy'
+  /** An analyzer failed on this page (a bug, logged): the page must not make the verdict fail. */
+  | 'analysis_failed';
 
 /** Layer 3's evidence for one URL. */
 export type PageEvidence =
@@ -37,4 +39,5 @@ export const PAGE_FAILURE_TEXT: Readonly<Record<PageFailure, string>> = {
   protocol_error: 'the site sent a malformed or compressed response',
   not_html: 'the address does not serve a web page',
   busy: 'the service was too busy to fetch it in time',
+  analysis_failed: 'the page could not be analysed',
 };

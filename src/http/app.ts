@@ -103,6 +103,10 @@ export async function buildApp(deps: AppDeps) {
   const service = new DetectionService(deps.engine, deps.store, deps.clock, intel, {
     page,
     verdictTtl: deps.config.verdictTtl,
+    // The error only: never the page or its URL (DESIGN §8).
+    onPageError: (error) => {
+      deps.logger.error({ err: error }, 'page analysis failed');
+    },
   });
   intel.onSwap(() => {
     service.clearCache();

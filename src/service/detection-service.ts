@@ -56,6 +56,7 @@ export class DetectionService {
   private readonly absentLayers: 'unavailable' | 'offline';
   private readonly page: PageLayer | null;
   private readonly ttl: VerdictTtlConfig;
+  private readonly onPageError: ((error: unknown) => void) | undefined;
   /** Fresh judgements in progress by normalized URL: concurrent requests share one page fetch. */
   private readonly inflight = new Map<string, Promise<Verdict>>();
 
@@ -66,7 +67,8 @@ export class DetectionService {
    * @param intel layer 2; null when the service runs without it (verdicts then say so).
    * @param options.absentLayers how a layer that does not run is reported (`offline`: the CLI's
    *   `--offline`); `cacheSize`: verdicts kept (0 disables the cache); `page`: layer 3, null
-   *   without it; `verdictTtl`: cache lifetimes by verdict.
+   *   without it; `verdictTtl`: cache lifetimes by verdict; `onPageError`: told when an
+   *   analyzer throws on a page (the verdict then rests on layers 1–2).
    */
   constructor(
     private readonly engine: Engine,
@@ -78,6 +80,7 @@ export class DetectionService {
       cacheSize?: number;
       page?: PageLayer | null;
       verdictTtl?: VerdictTtlConfig;
+      onPageError?: (error: unknown) => void;
     } = {},
   ) {
     this.cache = new VerdictCache(options.cacheSize ?? DEFAULT_VERDICT_CACHE_SIZE, () =>
@@ -86,6 +89,7 @@ export class DetectionService {
     this.absentLayers = options.absentLayers ?? 'unavailable';
     this.page = options.page ?? null;
     this.ttl = options.verdictTtl ?? DEFAULT_VERDICT_TTL;
+    this.onPageError = options.onPageError;
   }
 
   /** Which layers run now (feeds may be imported while the service runs). */
@@ -148,7 +152,13 @@ export class DetectionService {
     let judged: JudgedVerdict;
     if (this.page !== null) {
       judged = await judgeWithPage(
-        { engine: this.engine, intel, page: this.page, coverage },
+        {
+          engine: this.engine,
+          intel,
+          page: this.page,
+          coverage,
+          ...(this.onPageError === undefined ? {} : { onPageError: this.onPageError }),
+        },
         url,
         started,
       );

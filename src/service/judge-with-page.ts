@@ -46,6 +46,8 @@ export async function judgeWithPage(
     intel: IntelLayer | null;
     page: PageLayer;
     coverage: LayerCoverage;
+    /** Told about an analyzer that threw (the verdict then says the page was not analysed). */
+    onPageError?: (error: unknown) => void;
   },
   url: ParsedUrl,
   started: number,
@@ -75,7 +77,16 @@ export async function judgeWithPage(
   const moved = final.hostname !== url.hostname || final.port !== url.port;
   const finalEvidence = !moved || intel === null ? evidence : await intel.evidence(final);
   const context = createPageContext(engine, final, freshOf(finalEvidence));
-  const analysis = analyzePage(fetched.doc, context);
+  let analysis: PageAnalysis;
+  try {
+    analysis = analyzePage(fetched.doc, context);
+  } catch (error) {
+    // A page that breaks an analyzer must not turn into an error for the caller (an attacker
+    // could shield a kit that way): layers 1–2 answer, the reason says so, the bug is reported.
+    deps.onPageError?.(error);
+    const unread: PageEvidence = { status: 'not_analysed', failure: 'analysis_failed' };
+    return { verdict: judgeParsedUrl(engine, url, coverage, evidence, unread), incomplete: true };
+  }
   await consultLlm(page, analysis, fetched, context, url, deadline, finalEvidence);
   const pageEvidence: PageEvidence = { status: 'analysed', analysis };
   const landing = moved ? judgeLanding(engine, final, coverage, finalEvidence, pageEvidence) : null;

@@ -32,11 +32,12 @@ export interface PageServiceHarness {
 
 /**
  * @param env configuration on top of `PAGE_ANALYSIS=on`.
- * @param options.lookup resolver for the page client (fake DNS for SSRF tests).
+ * @param options.lookup resolver for the page client (fake DNS for SSRF tests);
+ *   `onPageError` is told when an analyzer throws.
  */
 export async function pageService(
   env: Record<string, string>,
-  options: { lookup?: LookupFunction } = {},
+  options: { lookup?: LookupFunction; onPageError?: (error: unknown) => void } = {},
 ): Promise<PageServiceHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'linkguard-page-'));
   const config = loadConfig({
@@ -58,6 +59,7 @@ export async function pageService(
   const service = new DetectionService(engine, store, clock, intel, {
     page,
     verdictTtl: config.verdictTtl,
+    ...(options.onPageError === undefined ? {} : { onPageError: options.onPageError }),
   });
   return {
     service,
