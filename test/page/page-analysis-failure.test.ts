@@ -5,15 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { pageService } from '../helpers/page-service.js';
+import type * as AnalyzePageModule from '../../src/engine/page/analyze-page.js';
 import {
   MISBEHAVING_HOSTS,
   type PageFixtureServer,
   servePageFixtures,
 } from '../helpers/page-fixture-server.js';
+import { pageService } from '../helpers/page-service.js';
 
 vi.mock('../../src/engine/page/analyze-page.js', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../src/engine/page/analyze-page.js')>()),
+  ...(await importOriginal<typeof AnalyzePageModule>()),
   analyzePage: () => {
     throw new TypeError('analyzer bug');
   },
