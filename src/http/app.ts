@@ -13,6 +13,7 @@ import type { Clock } from '../clock.js';
 import type { Config, TrustProxy } from '../config/config.js';
 import type { Engine } from '../engine/create-engine.js';
 import { IntelLayer } from '../intel/intel-layer.js';
+import { registerMcpRoutes } from '../mcp/mcp-route.js';
 import { createPageLayer, type PageLayer } from '../page/page-layer.js';
 import { PaymentGate } from '../payments/payment-gate.js';
 import { RateLimits } from '../ratelimit/rate-limits.js';
@@ -121,6 +122,14 @@ export async function buildApp(deps: AppDeps) {
   });
   registerDetectRoute(app, { ...deps, limits, service, payments });
   registerStatusRoutes(app, { ...deps, payments });
+  registerMcpRoutes(app, {
+    service,
+    engine: deps.engine,
+    store: deps.store,
+    clock: deps.clock,
+    limits,
+    publicBaseUrl: deps.config.publicBaseUrl,
+  });
   return app;
 }
 

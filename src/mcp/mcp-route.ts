@@ -1,0 +1,125 @@
+/**
+ * @module mcp/mcp-route
+ * `POST /mcp` (spec §4.3, DESIGN §4.13, guides/mcp.md §2, §5): streamable HTTP with JSON
+ * responses, stateless (no `Mcp-Session-Id`), one SDK server and transport per request. The
+ * gate reads the JSON-RPC message(s) first: a `tools/call` of a known tool without valid
+ * credentials is HTTP 401 with `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728) and a
+ * JSON-RPC error body; everything else (`initialize`, `tools/list`, `resources/*`, `ping`,
+ * notifications) is public. An unknown tool is -32602 with or without credentials. `GET` and
+ * `DELETE` answer 405. The protected-resource metadata (RFC 9728) is served at both well-known
+ * forms, `resource` being exactly `{PUBLIC_BASE_URL}/mcp`.
+ */
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+import { McpAuthError, type McpGrant, verifyMcpBearer } from './mcp-grant.js';
+import { buildMcpServer } from './mcp-server.js';
+import { TOOL_NAMES, type ToolDeps } from './mcp-tools.js';
+
+/** JSON-RPC error code of an unauthenticated tool call (the SDK's own convention, -32001). */
+const UNAUTHORIZED = -32001;
+
+interface RpcMessage {
+  id?: unknown;
+  method?: unknown;
+  params?: { name?: unknown };
+}
+
+/**
+ * Register the connector routes.
+ *
+ * @param publicBaseUrl `PUBLIC_BASE_URL`; the resource is `${publicBaseUrl}/mcp`.
+ */
+export function registerMcpRoutes(
+  app: FastifyInstance,
+  deps: ToolDeps & { publicBaseUrl: string },
+): void {
+  const resource = `${deps.publicBaseUrl}/mcp`;
+  const metadataUrl = `${deps.publicBaseUrl}/.well-known/oauth-protected-resource/mcp`;
+  const metadata = {
+    resource,
+    authorization_servers: [deps.publicBaseUrl],
+    bearer_methods_supported: ['header'],
+    resource_name: 'linkguard link checker',
+  };
+
+  app.post('/mcp', async (request: FastifyRequest, reply: FastifyReply) => {
+    // Untrusted JSON: any element may be null or a primitive.
+    const messages = (Array.isArray(request.body) ? request.body : [request.body]) as (
+      RpcMessage | null | undefined
+    )[];
+    const call = messages.find(
+      (m): m is RpcMessage =>
+        typeof m === 'object' &&
+        m !== null &&
+        m.method === 'tools/call' &&
+        typeof m.params?.name === 'string' &&
+        TOOL_NAMES.has(m.params.name),
+    );
+    let grant: McpGrant | null = null;
+    if (call !== undefined) {
+      let refusal: string | null = null;
+      try {
+        grant = await verifyMcpBearer(request.headers.authorization, deps.store.keys, deps.clock);
+      } catch (error) {
+        if (!(error instanceof McpAuthError)) throw error;
+        refusal = error.message;
+      }
+      if (grant === null) {
+        // RFC 6750 §3: no `error` without credentials; `invalid_token` for bad ones.
+        const challenge =
+          `Bearer resource_metadata="${metadataUrl}"` +
+          (refusal === null ? '' : `, error="invalid_token", error_description="${refusal}"`);
+        return reply
+          .code(401)
+          .header('www-authenticate', challenge)
+          .send({
+            jsonrpc: '2.0',
+            id: call.id ?? null,
+            error: { code: UNAUTHORIZED, message: refusal ?? 'Authentication required' },
+          });
+      }
+    }
+
+    const server = buildMcpServer(deps, grant, (error) => {
+      request.log.error({ err: error }, 'mcp tool failed');
+    });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    // The transport writes the response itself (guides/mcp.md §4.1).
+    reply.hijack();
+    try {
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } catch (error) {
+      request.log.error({ err: error }, 'mcp transport failed');
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/json' });
+      }
+      reply.raw.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32603, message: 'Internal error' },
+        }),
+      );
+    }
+  });
+
+  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .code(405)
+      .header('allow', 'POST')
+      .send({ status: 405, error: 'method_not_allowed', message: 'The connector takes POST only' });
+  app.get('/mcp', notAllowed);
+  app.delete('/mcp', notAllowed);
+
+  app.get('/.well-known/oauth-protected-resource/mcp', (_request, reply) => reply.send(metadata));
+  app.get('/.well-known/oauth-protected-resource', (_request, reply) => reply.send(metadata));
+}

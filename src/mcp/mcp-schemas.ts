@@ -1,0 +1,157 @@
+/**
+ * @module mcp/mcp-schemas
+ * Input and output schemas of the connector's tools (spec §2.8, §4.3; DESIGN §4.12–4.13), as
+ * TypeBox schemas: JSON Schema for `tools/list` and the argument check of `tools/call`. The
+ * check_url result extends the detection result of `POST /v1/detect` (one schema source,
+ * http/schemas/verdict-schema.ts) with `agent_action` and the `domain_age` label.
+ */
+import Type, { type Static } from 'typebox';
+
+import {
+  DetailsSchema,
+  SignalsSchema,
+  ThreatTypeSchema,
+  VerdictValueSchema,
+} from '../http/schemas/verdict-schema.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+/** Longest accepted input string (the URL parser refuses longer URLs itself). */
+const MAX_INPUT = 4096;
+/** spec §8: up to 10 URLs per batch. */
+export const MAX_BATCH_URLS = 10;
+
+export const AgentActionSchema = Type.Union(
+  [Type.Literal('proceed'), Type.Literal('ask_human'), Type.Literal('block')],
+  { description: 'What an agent must do: safe → proceed, caution → ask_human, danger → block.' },
+);
+
+export const CheckUrlInputSchema = Type.Object(
+  {
+    url: Type.String({
+      minLength: 1,
+      maxLength: MAX_INPUT,
+      description: 'The URL or bare domain to check, e.g. https://example.com/login or example.com',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const CheckUrlsBatchInputSchema = Type.Object(
+  {
+    urls: Type.Array(Type.String({ minLength: 1, maxLength: MAX_INPUT }), {
+      minItems: 1,
+      maxItems: MAX_BATCH_URLS,
+      description: `1–${String(MAX_BATCH_URLS)} URLs or bare domains; each counts as one check.`,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const OfficialDomainInputSchema = Type.Object(
+  {
+    brand: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'A brand name, e.g. "PayPal", "MetaMask", "Deutsche Post".',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const DomainHistoryInputSchema = Type.Object(
+  {
+    domain: Type.String({
+      minLength: 1,
+      maxLength: 253,
+      description: 'A domain or URL; its registrable domain (or hosting tenant) is looked up.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const McpDetailsSchema = Type.Object(
+  {
+    ...DetailsSchema.properties,
+    domain_age: Type.String({
+      description: '"<n> days", "fresh (<n> days)" under 30 days, or "unknown" (DESIGN §4.13).',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const CheckFields = {
+  url: Type.String({ description: 'The normalized URL that was checked.' }),
+  verdict: VerdictValueSchema,
+  agent_action: AgentActionSchema,
+  trust_score: Type.Integer({ minimum: 0, maximum: 100 }),
+  brand: Nullable(Type.String()),
+  confidence: Type.Number({ minimum: 0, maximum: 1 }),
+  reason: Type.String(),
+  threat_types: Type.Array(ThreatTypeSchema),
+  signals: SignalsSchema,
+  details: McpDetailsSchema,
+};
+
+export const CheckUrlResultSchema = Type.Object(CheckFields, { additionalProperties: false });
+export type CheckUrlResult = Static<typeof CheckUrlResultSchema>;
+
+const BatchErrorSchema = Type.Object(
+  {
+    url: Type.String({ description: 'The input as given.' }),
+    error: Type.Object(
+      { code: Type.String(), message: Type.String() },
+      { additionalProperties: false },
+    ),
+    agent_action: Type.Literal('ask_human'),
+  },
+  { additionalProperties: false },
+);
+
+export const CheckUrlsBatchResultSchema = Type.Object(
+  {
+    results: Type.Array(Type.Union([CheckUrlResultSchema, BatchErrorSchema]), {
+      description: 'One entry per input URL, in input order.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type CheckUrlsBatchResult = Static<typeof CheckUrlsBatchResultSchema>;
+
+export const OfficialDomainResultSchema = Type.Object(
+  {
+    query: Type.String(),
+    found: Type.Boolean(),
+    brand: Nullable(Type.String()),
+    official_domains: Type.Array(Type.String(), {
+      description: 'Registrable domains the brand operates; the first is the primary one.',
+    }),
+    category: Nullable(Type.String()),
+    country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2 home country.' })),
+    close_matches: Type.Array(
+      Type.Object(
+        { brand: Type.String(), official_domain: Type.String() },
+        { additionalProperties: false },
+      ),
+      { description: 'When not found: catalog brands whose names are close to the query.' },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type OfficialDomainResult = Static<typeof OfficialDomainResultSchema>;
+
+export const DomainHistoryResultSchema = Type.Object(
+  {
+    domain: Type.String({ description: 'The registrable domain (or hosting tenant) looked up.' }),
+    records: Type.Integer({ minimum: 0, description: 'Non-safe verdicts recorded.' }),
+    first_seen: Nullable(Type.String({ description: 'ISO 8601' })),
+    last_seen: Nullable(Type.String({ description: 'ISO 8601' })),
+    worst_verdict: Nullable(Type.Union([Type.Literal('caution'), Type.Literal('danger')])),
+    threat_types: Type.Array(Type.String()),
+    sources: Type.Array(Type.String({ description: 'Threat feeds that listed it.' })),
+    note: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type DomainHistoryResult = Static<typeof DomainHistoryResultSchema>;

@@ -1,0 +1,116 @@
+/**
+ * @module mcp/mcp-server
+ * One low-level SDK `Server` per HTTP request (stateless, guides/mcp.md §1): `initialize` answers
+ * the pinned protocol version whatever the client asks (the SDK would echo newer ones), tools and
+ * resources are declared with `listChanged: false`, and `tools/call` runs {@link callTool} with
+ * the request's grant.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  InitializeRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+import type { McpGrant } from './mcp-grant.js';
+import {
+  callTool,
+  INVALID_PARAMS,
+  RpcError,
+  TOOL_NAMES,
+  type ToolDeps,
+  TOOLS,
+} from './mcp-tools.js';
+
+/** spec §4.3: the one protocol version the connector speaks. */
+export const MCP_PROTOCOL_VERSION = '2025-06-18';
+/** spec §4.3: server version. */
+export const MCP_SERVER_VERSION = '1.0.0';
+const SERVER_INFO = {
+  name: 'linkguard',
+  title: 'linkguard link checker',
+  version: MCP_SERVER_VERSION,
+};
+const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false } };
+
+/** The one resource: how agents must use the verdicts (static text). */
+const GUIDE_URI = 'linkguard://guide/agent-actions';
+const GUIDE_TEXT = [
+  'linkguard verdicts for agents',
+  '',
+  'Call check_url (or check_urls_batch) before opening a link, connecting a wallet, signing,',
+  'or entering credentials, and follow agent_action:',
+  '- proceed: safe to continue.',
+  '- ask_human: show the reason to the user and let them decide.',
+  '- block: do not open, connect or sign; tell the user why.',
+  'An isError result (quota, invalid URL, service unavailable) also means ask_human.',
+  'official_domain gives a brand’s real domains; domain_history lists past threat records',
+  '(no record does not mean safe).',
+].join('\n');
+
+/**
+ * Build the server for one request.
+ *
+ * @param grant the verified caller, or null (then only public methods are reached: the HTTP
+ *   gate answers 401 to a `tools/call` of a known tool first).
+ * @param onError told about an unexpected failure inside a tool (its text is not sent).
+ */
+// The low-level `Server` is deliberate (guides/mcp.md §1): `McpServer` hard-codes
+// `listChanged: true` and turns an unknown tool into an isError result, against the spec.
+/* eslint-disable @typescript-eslint/no-deprecated */
+export function buildMcpServer(
+  deps: ToolDeps,
+  grant: McpGrant | null,
+  onError: (error: unknown) => void,
+): Server {
+  const server = new Server(SERVER_INFO, { capabilities: CAPABILITIES });
+  server.setRequestHandler(InitializeRequestSchema, () => ({
+    protocolVersion: MCP_PROTOCOL_VERSION,
+    capabilities: CAPABILITIES,
+    serverInfo: SERVER_INFO,
+  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...TOOLS] }));
+  server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
+    if (!TOOL_NAMES.has(params.name)) {
+      throw new RpcError(INVALID_PARAMS, `Unknown tool: ${params.name}`);
+    }
+    if (grant === null) throw new RpcError(-32001, 'Authentication required');
+    try {
+      return await callTool(deps, grant, params.name, params.arguments);
+    } catch (error) {
+      if (error instanceof RpcError) throw error;
+      onError(error);
+      return {
+        content: [
+          {
+            type: 'text',
+            text: 'The check could not be completed right now (agent_action: ask_human).',
+          },
+        ],
+        isError: true,
+      };
+    }
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: [
+      {
+        uri: GUIDE_URI,
+        name: 'agent-actions',
+        title: 'How to act on linkguard verdicts',
+        mimeType: 'text/plain',
+      },
+    ],
+  }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
+  server.setRequestHandler(ReadResourceRequestSchema, ({ params }) => {
+    if (params.uri !== GUIDE_URI)
+      throw new RpcError(INVALID_PARAMS, `Unknown resource: ${params.uri}`);
+    return { contents: [{ uri: GUIDE_URI, mimeType: 'text/plain', text: GUIDE_TEXT }] };
+  });
+  return server;
+}
+/* eslint-enable @typescript-eslint/no-deprecated */

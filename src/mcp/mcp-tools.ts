@@ -1,0 +1,303 @@
+/**
+ * @module mcp/mcp-tools
+ * The connector's four tools (spec §4.3, DESIGN §4.13): their `tools/list` entries and their
+ * implementations over the one detection service, the brand catalog and the domain history.
+ *
+ * Error model (2025-06-18): arguments that break the input schema (a missing `url`, 11 URLs) are
+ * JSON-RPC -32602 errors; a URL the service refuses, a spent rate limit or allowance, or a failing
+ * upstream is a tool result with `isError: true` telling the agent to ask a human. A `danger`
+ * verdict is a successful check (`isError: false`).
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+
+import type { Clock } from '../clock.js';
+import { normalizeBrandName } from '../engine/brand/brand-index.js';
+import { osaDistance } from '../engine/brand/osa-distance.js';
+import type { Engine } from '../engine/create-engine.js';
+import { normalizeUrl } from '../engine/url/normalize-url.js';
+import { AppError } from '../errors.js';
+import { historyKey } from '../intel/history-key.js';
+import type { RateLimits } from '../ratelimit/rate-limits.js';
+import type { DetectionService } from '../service/detection-service.js';
+import type { Store } from '../store/ports.js';
+import type { McpGrant } from './mcp-grant.js';
+import { checkUrlResult, checkUrlText } from './mcp-results.js';
+import {
+  CheckUrlInputSchema,
+  type CheckUrlResult,
+  CheckUrlResultSchema,
+  CheckUrlsBatchInputSchema,
+  type CheckUrlsBatchResult,
+  CheckUrlsBatchResultSchema,
+  DomainHistoryInputSchema,
+  type DomainHistoryResult,
+  DomainHistoryResultSchema,
+  OfficialDomainInputSchema,
+  type OfficialDomainResult,
+  OfficialDomainResultSchema,
+} from './mcp-schemas.js';
+
+/** What the tools need. */
+export interface ToolDeps {
+  service: DetectionService;
+  engine: Engine;
+  store: Store;
+  clock: Clock;
+  limits: RateLimits;
+}
+
+/** A JSON-RPC error with an exact code and message (the SDK's McpError prefixes its message). */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** JSON-RPC "invalid params" (spec §7: an unknown tool is -32602 too). */
+export const INVALID_PARAMS = -32602;
+
+const json = (schema: TSchema): Tool['inputSchema'] =>
+  JSON.parse(JSON.stringify(schema)) as Tool['inputSchema'];
+const READ_ONLY = { readOnlyHint: true, openWorldHint: true } as const;
+
+/** The `tools/list` entries. */
+export const TOOLS: readonly Tool[] = [
+  {
+    name: 'check_url',
+    title: 'Check a URL',
+    description:
+      'Verdict for one URL or bare domain before you open it, connect a wallet or enter data: ' +
+      'safe / caution / danger, the impersonated brand, why, and agent_action (proceed / ' +
+      'ask_human / block), which you must follow.',
+    inputSchema: json(CheckUrlInputSchema),
+    outputSchema: json(CheckUrlResultSchema),
+    annotations: READ_ONLY,
+  },
+  {
+    name: 'check_urls_batch',
+    title: 'Check up to 10 URLs',
+    description:
+      'Verdicts for 1–10 URLs in one call, in input order; an invalid URL gets its own error ' +
+      'entry. Each URL counts as one check.',
+    inputSchema: json(CheckUrlsBatchInputSchema),
+    outputSchema: json(CheckUrlsBatchResultSchema),
+    annotations: READ_ONLY,
+  },
+  {
+    name: 'official_domain',
+    title: 'Official domains of a brand',
+    description:
+      "A brand's verified official domains from the brand catalog, to compare with a link you " +
+      'were given. Unknown brands answer found: false with close matches.',
+    inputSchema: json(OfficialDomainInputSchema),
+    outputSchema: json(OfficialDomainResultSchema),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
+  {
+    name: 'domain_history',
+    title: 'Threat history of a domain',
+    description:
+      'Past non-safe verdicts and threat-feed listings recorded for a domain. No record does ' +
+      'not mean safe: use check_url for a verdict.',
+    inputSchema: json(DomainHistoryInputSchema),
+    outputSchema: json(DomainHistoryResultSchema),
+    annotations: READ_ONLY,
+  },
+];
+
+const checks = {
+  check_url: Compile(CheckUrlInputSchema),
+  check_urls_batch: Compile(CheckUrlsBatchInputSchema),
+  official_domain: Compile(OfficialDomainInputSchema),
+  domain_history: Compile(DomainHistoryInputSchema),
+};
+
+/** The tool names, for the unknown-tool check before authentication. */
+export const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((tool) => tool.name));
+
+/**
+ * Run a tool.
+ *
+ * @throws {RpcError} -32602 for an unknown tool or arguments that break the input schema.
+ */
+export async function callTool(
+  deps: ToolDeps,
+  grant: McpGrant,
+  name: string,
+  args: unknown,
+): Promise<CallToolResult> {
+  switch (name) {
+    case 'check_url': {
+      const { url } = valid(checks.check_url, args, name);
+      const outcome = await checkOne(deps, grant, url);
+      if ('error' in outcome) return failure(`Could not check ${url}: ${outcome.error.message}`);
+      return success(checkUrlText(outcome), outcome);
+    }
+    case 'check_urls_batch': {
+      const { urls } = valid(checks.check_urls_batch, args, name);
+      const results: CheckUrlsBatchResult['results'] = [];
+      for (const url of urls) results.push(await checkOne(deps, grant, url));
+      const text = results
+        .map((r) =>
+          'error' in r ? `ERROR (ask_human) ${r.url}: ${r.error.message}` : checkUrlText(r),
+        )
+        .join('\n');
+      return success(text, { results });
+    }
+    case 'official_domain': {
+      const { brand } = valid(checks.official_domain, args, name);
+      const result = officialDomain(deps.engine, brand);
+      const text = result.found
+        ? `${result.brand ?? brand}: ${result.official_domains.join(', ')}`
+        : `"${brand}" is not in the brand catalog.` +
+          (result.close_matches.length > 0
+            ? ` Close matches: ${result.close_matches.map((m) => m.brand).join(', ')}.`
+            : '');
+      return success(text, result);
+    }
+    case 'domain_history': {
+      const { domain } = valid(checks.domain_history, args, name);
+      const result = await domainHistory(deps, domain);
+      if (result === null) return failure(`"${domain}" is not a valid public domain.`);
+      return success(`${result.domain}: ${result.note}`, result);
+    }
+    default:
+      throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
+  }
+}
+
+function valid<T>(check: { Check(value: unknown): value is T }, args: unknown, tool: string): T {
+  if (check.Check(args ?? {})) return (args ?? {}) as T;
+  throw new RpcError(INVALID_PARAMS, `Invalid arguments for tool ${tool}`);
+}
+
+function success(text: string, structured: object): CallToolResult {
+  return {
+    content: [{ type: 'text', text }],
+    structuredContent: structured as Record<string, unknown>,
+    isError: false,
+  };
+}
+
+/** A tool execution error: the agent must ask a human (DESIGN §4.13). */
+function failure(text: string): CallToolResult {
+  return { content: [{ type: 'text', text: `${text} (agent_action: ask_human)` }], isError: true };
+}
+
+/**
+ * One URL for an enterprise key: the key's rate limit and monthly allowance count it like a
+ * `/v1/detect` request (each URL of a batch counts one).
+ */
+async function checkOne(
+  deps: ToolDeps,
+  grant: McpGrant,
+  input: string,
+): Promise<CheckUrlResult | CheckUrlsBatchResult['results'][number]> {
+  try {
+    const url = deps.service.parse(input);
+    const { key } = grant;
+    const limit = await deps.limits.consumeKey(key.id, key.rateLimitPerMinute);
+    if (!limit.allowed) {
+      throw new AppError('rate_limited', 'The rate limit of this key is spent', {
+        retryAfter: limit.resetSeconds,
+      });
+    }
+    return checkUrlResult(url.href, await deps.service.judgeForKey(key, url));
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const retry = error.retryAfter === undefined ? '' : ` Retry in ${String(error.retryAfter)} s.`;
+    return {
+      url: input,
+      error: { code: error.code, message: error.message + retry },
+      agent_action: 'ask_human',
+    };
+  }
+}
+
+/** Close matches listed when a brand is unknown. */
+const MAX_CLOSE_MATCHES = 5;
+
+function officialDomain(engine: Engine, query: string): OfficialDomainResult {
+  const brand = engine.brands.brandByName(query);
+  if (brand !== undefined) {
+    return {
+      query,
+      found: true,
+      brand: brand.name,
+      official_domains: [...brand.domains],
+      category: brand.category,
+      country: brand.country,
+      close_matches: [],
+    };
+  }
+  const wanted = normalizeBrandName(query);
+  const scored = engine.brands.brands
+    .map((candidate) => {
+      // Names in other scripts normalize to '' and say nothing about a Latin query.
+      const names = [candidate.name, ...candidate.aliases]
+        .map(normalizeBrandName)
+        .filter((name) => name.length >= 3);
+      const distance = Math.min(
+        3,
+        ...names.map((name) =>
+          wanted.length >= 3 && (name.startsWith(wanted) || wanted.startsWith(name))
+            ? 0
+            : osaDistance(name, wanted, 2),
+        ),
+      );
+      return { candidate, distance };
+    })
+    .filter((s) => s.distance <= 2 && wanted !== '')
+    .sort((a, b) => a.distance - b.distance || a.candidate.name.localeCompare(b.candidate.name))
+    .slice(0, MAX_CLOSE_MATCHES);
+  return {
+    query,
+    found: false,
+    brand: null,
+    official_domains: [],
+    category: null,
+    country: null,
+    close_matches: scored.map((s) => ({
+      brand: s.candidate.name,
+      official_domain: s.candidate.primaryDomain,
+    })),
+  };
+}
+
+async function domainHistory(deps: ToolDeps, input: string): Promise<DomainHistoryResult | null> {
+  const parsed = normalizeUrl(input);
+  if (!parsed.ok) return null;
+  const key = historyKey(deps.engine, parsed.url);
+  if (key === null) return null;
+  const history = await deps.store.intel.domainHistory(key);
+  if (history === null) {
+    return {
+      domain: key,
+      records: 0,
+      first_seen: null,
+      last_seen: null,
+      worst_verdict: null,
+      threat_types: [],
+      sources: [],
+      note: 'No threat record. That does not mean safe: check_url gives a verdict.',
+    };
+  }
+  return {
+    domain: history.domain,
+    records: history.count,
+    first_seen: new Date(history.firstSeen).toISOString(),
+    last_seen: new Date(history.lastSeen).toISOString(),
+    worst_verdict: history.worstVerdict,
+    threat_types: history.threatTypes,
+    sources: history.sources,
+    note:
+      `${String(history.count)} non-safe verdict(s) recorded, worst ${history.worstVerdict}` +
+      (history.sources.length > 0 ? `, listed by ${history.sources.join(', ')}` : '') +
+      '. A past record is history; check_url gives the current verdict.',
+  };
+}
