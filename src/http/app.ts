@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
+import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 
@@ -70,6 +71,38 @@ export async function buildApp(deps: AppDeps) {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // CORS for browser-based clients (MCP web clients, in-browser wallets): any origin, since every
+  // credential travels in a header and nothing rides on cookies. Preflights are answered before
+  // authentication; the headers clients must read are exposed (DESIGN §4.13, decision 75).
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+    allowedHeaders: [
+      'authorization',
+      'content-type',
+      'accept',
+      'mcp-protocol-version',
+      'mcp-session-id',
+      'last-event-id',
+      'x-payment',
+      'x-402-chain',
+      'x-402-signature',
+      'x-402-nonce',
+      'x-402-wallet-sig',
+      'x-request-id',
+    ],
+    exposedHeaders: [
+      'www-authenticate',
+      'x-payment-response',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+      'retry-after',
+      'x-request-id',
+    ],
+    maxAge: 600,
+  });
 
   // Fastify parses text/plain by default; the API takes JSON only (415 otherwise).
   app.removeContentTypeParser('text/plain');

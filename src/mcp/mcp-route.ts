@@ -43,7 +43,9 @@ export function registerMcpRoutes(
     resource_name: 'linkguard link checker',
   };
 
-  app.post('/mcp', async (request: FastifyRequest, reply: FastifyReply) => {
+  // JSON-RPC, not REST: described by `tools/list`, not by the OpenAPI document.
+  const hidden = { schema: { hide: true } };
+  app.post('/mcp', hidden, async (request: FastifyRequest, reply: FastifyReply) => {
     // Untrusted JSON: any element may be null or a primitive.
     const messages = (Array.isArray(request.body) ? request.body : [request.body]) as (
       RpcMessage | null | undefined
@@ -117,9 +119,13 @@ export function registerMcpRoutes(
       .code(405)
       .header('allow', 'POST')
       .send({ status: 405, error: 'method_not_allowed', message: 'The connector takes POST only' });
-  app.get('/mcp', notAllowed);
-  app.delete('/mcp', notAllowed);
+  app.get('/mcp', hidden, notAllowed);
+  app.delete('/mcp', hidden, notAllowed);
 
-  app.get('/.well-known/oauth-protected-resource/mcp', (_request, reply) => reply.send(metadata));
-  app.get('/.well-known/oauth-protected-resource', (_request, reply) => reply.send(metadata));
+  app.get('/.well-known/oauth-protected-resource/mcp', hidden, (_request, reply) =>
+    reply.send(metadata),
+  );
+  app.get('/.well-known/oauth-protected-resource', hidden, (_request, reply) =>
+    reply.send(metadata),
+  );
 }
