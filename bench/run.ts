@@ -437,6 +437,50 @@ async function main(): Promise<void> {
     }
   }
 
+  // The MCP connector next to the detect endpoint, on one server process, back to back.
+  let connector: BenchReport['connector'] = null;
+  if (!options.freshUrls && !state.interrupted) {
+    const mcpRequests: AutocannonRequest[] = BENCH_URLS.map((url, i) => ({
+      method: 'POST',
+      path: '/mcp',
+      headers: { ...headers, accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'tools/call',
+        params: { name: 'check_url', arguments: { url } },
+      }),
+    }));
+    const server = await start('linkguard');
+    try {
+      assertAllOk(
+        'linkguard',
+        'connector warm-up',
+        await loadServer(server.port, options.warmup, options.connections, requests),
+      );
+      assertAllOk(
+        'linkguard',
+        'connector warm-up',
+        await loadServer(server.port, options.warmup, options.connections, mcpRequests),
+      );
+      const detect = await loadServer(server.port, options.duration, options.connections, requests);
+      assertAllOk('linkguard', 'connector: detect', detect);
+      const toolsCall = await loadServer(
+        server.port,
+        options.duration,
+        options.connections,
+        mcpRequests,
+      );
+      assertAllOk('linkguard', 'connector: tools/call', toolsCall);
+      connector = { detect, toolsCall };
+      console.log(
+        `  connector: detect ${Math.round(detect.requestsPerSecond)} req/s, tools/call check_url ${Math.round(toolsCall.requestsPerSecond)} req/s`,
+      );
+    } finally {
+      await stop(server);
+    }
+  }
+
   let profile: BenchReport['profile'] = null;
   if (options.profile) {
     console.log('profiling one more linkguard run with node --cpu-prof…');
@@ -493,6 +537,7 @@ async function main(): Promise<void> {
     httpVerdicts,
     engine,
     runs,
+    connector,
     profile,
   };
   console.log(`\n${renderConsole(report)}`);

@@ -81,6 +81,11 @@ export interface BenchReport {
   httpVerdicts: Record<string, number>;
   engine: EngineResult;
   runs: RunMeasurement[];
+  /**
+   * The MCP connector on the same server process as `/v1/detect`, back to back with the same URL
+   * mix and connections: `tools/call check_url` vs `POST /v1/detect` (null when not measured).
+   */
+  connector: { detect: LoadResult; toolsCall: LoadResult } | null;
   profile: {
     summary: ProfileSummary;
     file: string;
@@ -638,6 +643,24 @@ export function renderMarkdown(report: BenchReport): string {
         ['r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
       ),
   );
+
+  if (report.connector !== null) {
+    const { detect, toolsCall } = report.connector;
+    sections.push(
+      [
+        '## MCP connector: `tools/call check_url` next to `POST /v1/detect`',
+        '',
+        'One linkguard process, the same URL mix, key and connections, measured back to back: the',
+        'detect endpoint, then the connector (`POST /mcp`, JSON-RPC `tools/call` of `check_url`, one',
+        'SDK server and transport per request, stateless).',
+        '',
+        '| endpoint | req/s | p50 ms | p99 ms | max ms | × detect |',
+        '|---|---:|---:|---:|---:|---:|',
+        `| \`POST /v1/detect\` | ${int(detect.requestsPerSecond)} | ${ms(detect.p50Ms)} | ${ms(detect.p99Ms)} | ${ms(detect.maxMs)} | 1.00 |`,
+        `| \`tools/call check_url\` | ${int(toolsCall.requestsPerSecond)} | ${ms(toolsCall.p50Ms)} | ${ms(toolsCall.p99Ms)} | ${ms(toolsCall.maxMs)} | ${(toolsCall.requestsPerSecond / detect.requestsPerSecond).toFixed(2)} |`,
+      ].join('\n'),
+    );
+  }
 
   return `${sections.join('\n\n')}\n`;
 }
