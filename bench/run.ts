@@ -144,17 +144,20 @@ function parseOptions(argv: string[]): Options {
   };
 }
 
-/** Run `npm run build` when the build output is missing; note when it looks stale. */
+/** Run `npm run build` when the build output is missing or older than src/. */
 function ensureBuild(notes: string[]): BuildInfo {
-  if (!existsSync(MAIN_JS)) {
-    console.log(`${relative(ROOT, MAIN_JS)} is missing: running \`npm run build\` first…`);
+  const stale = existsSync(MAIN_JS) && newestMtime(join(ROOT, 'src')) > statSync(MAIN_JS).mtimeMs;
+  if (!existsSync(MAIN_JS) || stale) {
+    console.log(
+      `${relative(ROOT, MAIN_JS)} is ${stale ? 'older than src/' : 'missing'}: running \`npm run build\` first…`,
+    );
     const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
     if (!existsSync(MAIN_JS))
       throw new Error('`npm run build` did not produce dist/src/cli/main.js');
     notes.push(
       build.status === 0
-        ? 'dist/ was missing; the bench ran `npm run build` first.'
-        : 'dist/ was missing; `npm run build` reported type errors but emitted JavaScript, which was benchmarked.',
+        ? 'dist/ was missing or stale; the bench ran `npm run build` first.'
+        : 'dist/ was missing or stale; `npm run build` reported type errors but emitted JavaScript, which was benchmarked.',
     );
   }
   const git = (...args: string[]) =>
