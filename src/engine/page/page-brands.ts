@@ -6,7 +6,7 @@
  * the body text. Names are matched as word n-grams against the brand catalog's names and aliases
  * (`BrandIndex.brandByName`), never as substrings, so "Paypal" matches but "appleton" does not.
  */
-import type { Brand, BrandIndex } from '../brand/brand-index.js';
+import { type Brand, type BrandIndex, normalizeBrandName } from '../brand/brand-index.js';
 import type { PageDocument } from './page-document.js';
 
 /** A brand named by a page and where. */
@@ -36,8 +36,9 @@ export function brandsInText(text: string, brands: BrandIndex): Brand[] {
   const found: Brand[] = [];
   for (let i = 0; i < words.length; i += 1) {
     for (let n = Math.min(MAX_NGRAM, words.length - i); n >= 1; n -= 1) {
-      const brand = brands.brandByName(words.slice(i, i + n).join(' '));
-      if (brand !== undefined) {
+      const phrase = words.slice(i, i + n).join(' ');
+      const brand = brands.brandByName(phrase);
+      if (brand !== undefined && namesBrand(brand, phrase)) {
         if (!found.includes(brand)) found.push(brand);
         i += n - 1;
         break;
@@ -45,6 +46,19 @@ export function brandsInText(text: string, brands: BrandIndex): Brand[] {
     }
   }
   return found;
+}
+
+/**
+ * True when `phrase` names `brand` in running text. One word counts only when it is one
+ * of the brand's host tokens (`paypal`, `dhl`, `sparkasse`): one-word aliases are often ordinary
+ * words in some language (`e&` normalizes to Portuguese/Italian "e", HBO's `max` is "Air Max",
+ * `united` is "United Kingdom"). Names of several words are specific enough as they are.
+ */
+function namesBrand(brand: Brand, phrase: string): boolean {
+  // Judged on the words that name it: "to the united" is the one word "united".
+  const core = normalizeBrandName(phrase);
+  if (core.includes(' ')) return true;
+  return core.length >= 3 && brand.tokens.includes(core);
 }
 
 /**
