@@ -27,6 +27,9 @@ const KEY_RANDOM_BYTES = 32;
  */
 const KEY_BODY_LENGTH = 43;
 
+/** Length of {@link randomSecretBody}'s result, for other secrets' strict patterns. */
+export const SECRET_BODY_LENGTH = KEY_BODY_LENGTH;
+
 /** Total length of a raw key: `sk_live_` (8) + 43 = 51 characters. */
 export const API_KEY_LENGTH = API_KEY_PREFIX.length + KEY_BODY_LENGTH;
 
@@ -72,15 +75,30 @@ export interface GeneratedApiKey {
  * @example const { raw, id, prefix, hash } = generateApiKey(); // raw: 'sk_live_7fQ…' (51 chars)
  */
 export function generateApiKey(random: RandomBytes = randomBytes): GeneratedApiKey {
-  const body = BASE62.encode(random(KEY_RANDOM_BYTES)).padStart(KEY_BODY_LENGTH, '0');
-  const raw = API_KEY_PREFIX + body;
-  const idDigits = BASE62.encode(random(KEY_ID_RANDOM_BYTES)).padStart(KEY_ID_BODY_LENGTH, '0');
+  const raw = API_KEY_PREFIX + randomSecretBody(random);
   return {
     raw,
-    id: KEY_ID_PREFIX + idDigits.slice(-KEY_ID_BODY_LENGTH),
+    id: KEY_ID_PREFIX + randomIdBody(random),
     prefix: raw.slice(0, API_KEY_DISPLAY_PREFIX_LENGTH),
     hash: hashApiKey(raw),
   };
+}
+
+/**
+ * The random part of a secret (key, license): 32 bytes from `random` as exactly
+ * {@link SECRET_BODY_LENGTH} (43) base62 characters, left-padded with `0`.
+ */
+export function randomSecretBody(random: RandomBytes): string {
+  return BASE62.encode(random(KEY_RANDOM_BYTES)).padStart(KEY_BODY_LENGTH, '0');
+}
+
+/**
+ * The random part of a public id (key, license): exactly 12 base62 characters drawn from 16
+ * bytes of `random` (see {@link KEY_ID_RANDOM_BYTES} for the negligible modulo bias).
+ */
+export function randomIdBody(random: RandomBytes): string {
+  const digits = BASE62.encode(random(KEY_ID_RANDOM_BYTES)).padStart(KEY_ID_BODY_LENGTH, '0');
+  return digits.slice(-KEY_ID_BODY_LENGTH);
 }
 
 /**
@@ -90,6 +108,15 @@ export function generateApiKey(random: RandomBytes = randomBytes): GeneratedApiK
  * @returns a 32-byte Buffer.
  */
 export function hashApiKey(raw: string): Buffer {
+  return hashSecret(raw);
+}
+
+/**
+ * SHA-256 of any raw secret (UTF-8) as stored by linkguard (keys, licenses).
+ *
+ * @returns a 32-byte Buffer.
+ */
+export function hashSecret(raw: string): Buffer {
   // One-shot `crypto.hash` (Node ≥ 20.12): no Hash object, whose native handle costs the
   // garbage collector per request (decisions.md §43).
   return hash('sha256', raw, 'buffer');

@@ -1,9 +1,9 @@
 /**
  * @module cli/main
- * The `linkguard` command: `serve`, `keys`, `check`, `eval`, `migrate`. Every command reads the
- * same environment configuration as the server (README "Configuration"), except `pay-check`, a
- * client of a running service: it judges one URL by paying the x402 challenge like a
- * pay-per-request user (options only, plus LINKGUARD_BASE_PRIVATE_KEY).
+ * The `linkguard` command: `serve`, `keys`, `licenses`, `check`, `eval`, `migrate`. Every command
+ * reads the same environment configuration as the server (README "Configuration"), except
+ * `pay-check`, a client of a running service: it judges one URL by paying the x402 challenge like
+ * a pay-per-request user (options only, plus LINKGUARD_BASE_PRIVATE_KEY).
  */
 import { pathToFileURL } from 'node:url';
 
@@ -13,23 +13,37 @@ import pc from 'picocolors';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { openStore } from '../store/open-store.js';
 import { SERVICE_VERSION } from '../version.js';
-import { checkCommand } from './commands/check-command.js';
-import { evalCommand } from './commands/eval-command.js';
-import { feedsCommand } from './commands/feeds-command.js';
-import { historyCommand } from './commands/history-command.js';
-import { keysCommand } from './commands/keys-command.js';
-import { payCheckCommand } from './commands/pay-check-command.js';
-import { rdapCommand } from './commands/rdap-command.js';
-import { serveCommand } from './commands/serve-command.js';
 import { UsageError } from './usage-error.js';
 
-/** Build the command tree (exported for tests). */
-export function program(): Command {
+/**
+ * The subcommands, each loaded only when used: `serve` pulls in the HTTP app, the MCP SDK, the
+ * chain clients and the page analyzers, which a `keys list` has no use for (a CLI invocation then
+ * starts in a fraction of the time).
+ */
+const SUBCOMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  serve: async () => {
+    const { serveCommand } = await import('./commands/serve-command.js');
+    return new Command('serve').description('start the HTTP service').action(serveCommand);
+  },
+  keys: async () => (await import('./commands/keys-command.js')).keysCommand(),
+  licenses: async () => (await import('./commands/licenses-command.js')).licensesCommand(),
+  check: async () => (await import('./commands/check-command.js')).checkCommand(),
+  eval: async () => (await import('./commands/eval-command.js')).evalCommand(),
+  feeds: async () => (await import('./commands/feeds-command.js')).feedsCommand(),
+  history: async () => (await import('./commands/history-command.js')).historyCommand(),
+  rdap: async () => (await import('./commands/rdap-command.js')).rdapCommand(),
+  'pay-check': async () => (await import('./commands/pay-check-command.js')).payCheckCommand(),
+};
+
+/**
+ * Build the command tree: the subcommand named in `argv` only, or every one (help, unknown
+ * names), so the output for help and errors is unchanged.
+ */
+export async function program(argv: readonly string[] = []): Promise<Command> {
   const root = new Command('linkguard')
     .description('Link threat detection: safe / caution / danger verdicts for URLs')
     .version(SERVICE_VERSION)
     .showHelpAfterError();
-  root.command('serve').description('start the HTTP service').action(serveCommand);
   root
     .command('migrate')
     .description('create or upgrade the store schema (serve does this too)')
@@ -40,20 +54,20 @@ export function program(): Command {
       await store.close();
       console.log(`Store is up to date (${config.store.kind}).`);
     });
-  root.addCommand(keysCommand());
-  root.addCommand(checkCommand());
-  root.addCommand(evalCommand());
-  root.addCommand(feedsCommand());
-  root.addCommand(historyCommand());
-  root.addCommand(rdapCommand());
-  root.addCommand(payCheckCommand());
+  const named = argv[2];
+  const wanted =
+    named !== undefined && Object.hasOwn(SUBCOMMANDS, named) ? [named] : Object.keys(SUBCOMMANDS);
+  for (const name of wanted) {
+    const build = SUBCOMMANDS[name];
+    if (build !== undefined) root.addCommand(await build());
+  }
   return root;
 }
 
 /** Run the CLI; prints configuration and argument errors without a stack trace. */
 export async function main(argv: readonly string[]): Promise<void> {
   try {
-    await program().exitOverride().parseAsync(argv);
+    await (await program(argv)).exitOverride().parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
       process.exitCode = error.exitCode;

@@ -27,7 +27,7 @@ export function runCli(args: readonly string[], env: Record<string, string>): Pr
       {
         cwd: PACKAGE_ROOT,
         env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
-        timeout: 30_000,
+        timeout: 60_000,
         maxBuffer: 16 * 1024 * 1024,
       },
       (error, stdout, stderr) => {

@@ -6,11 +6,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { generateLicense } from '../../src/access/license.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store, StoredVerdict } from '../../src/store/ports.js';
 import { migrate, type Migration, MIGRATIONS } from '../../src/store/sqlite/migrate.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { newKey } from '../helpers/enterprise-key.js';
+import { describeLicenseStoreContract, newLicense } from './license-store-contract.js';
 import { describeStoreContract } from './store-contract.js';
 
 /** A temp directory per test, removed afterwards, and the connections opened in it. */
@@ -43,6 +45,15 @@ describe('SQLite store on a temp file', () => {
 });
 
 describeStoreContract('sqlite :memory:', () => Promise.resolve(openSqliteStore(':memory:')));
+
+describe('SQLite license store on a temp file', () => {
+  const temp = useTempDir();
+  describeLicenseStoreContract('sqlite file', () =>
+    Promise.resolve(openSqliteStore(join(temp.dir(), 'linkguard.db'))),
+  );
+});
+
+describeLicenseStoreContract('sqlite :memory:', () => Promise.resolve(openSqliteStore(':memory:')));
 
 describe('openSqliteStore', () => {
   const temp = useTempDir();
@@ -161,6 +172,54 @@ describe('openSqliteStore', () => {
     expect(await server.keys.findKeyByHash(later.hash)).toBeNull();
     await cli.keys.createKey(later);
     expect((await server.keys.findKeyByHash(later.hash))?.id).toBe(later.id);
+  });
+
+  it('sees a license revocation made through another connection on the next look-up', async () => {
+    const server = openTracked();
+    const cli = temp.track(openSqliteStore(dbPath()));
+    const license = newLicense();
+    await cli.licenses.createLicense(license);
+    expect((await server.licenses.findLicenseByHash(license.hash))?.revokedAt).toBeNull();
+    expect((await server.licenses.findLicenseByHash(license.hash))?.revokedAt).toBeNull(); // cached
+    expect(await cli.licenses.revokeLicense(license.id, 42)).toBe('revoked');
+    expect((await server.licenses.findLicenseByHash(license.hash))?.revokedAt).toBe(42);
+    const later = newLicense();
+    expect(await server.licenses.findLicenseByHash(later.hash)).toBeNull();
+    await cli.licenses.createLicense(later);
+    expect((await server.licenses.findLicenseByHash(later.hash))?.id).toBe(later.id);
+  });
+
+  it('shares one license cap between connections on the same file', async () => {
+    const a = openTracked();
+    const b = temp.track(openSqliteStore(dbPath()));
+    const license = newLicense();
+    await a.licenses.createLicense(license);
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 === 0 ? a : b).licenses.reserveChecks(license.id, '2026-06', 3, 50),
+      ),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(16); // 16 × 3 = 48; a 17th would be 51
+    expect(await b.licenses.licenseUsage('2026-06', null)).toEqual([
+      { licenseId: license.id, month: '2026-06', checks: 48 },
+    ]);
+    expect(await a.licenses.reserveChecks(license.id, '2026-06', 2, 50)).toEqual({
+      ok: true,
+      used: 50,
+    });
+  });
+
+  it('stores licenses as hashes only and enforces their foreign key', async () => {
+    const store = openTracked();
+    const license = generateLicense();
+    await store.licenses.createLicense(
+      newLicense({ id: license.id, prefix: license.prefix, hash: license.hash }),
+    );
+    const rows = raw().prepare('SELECT * FROM licenses').all();
+    expect(JSON.stringify(rows)).not.toContain(license.raw.slice(4));
+    await expect(store.licenses.reserveChecks('lk_unknown0000', '2026-01', 1, 10)).rejects.toThrow(
+      /FOREIGN KEY/,
+    );
   });
 
   it('buffers usage rows, writes them in one batch, and lets reads see them at once', async () => {

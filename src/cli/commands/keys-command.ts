@@ -12,6 +12,7 @@ import { generateApiKey } from '../../access/api-key.js';
 import { monthOf, systemClock } from '../../clock.js';
 import type { ApiKeyRecord } from '../../store/ports.js';
 import { isoOrEmpty } from '../format-time.js';
+import { parseMonth } from '../parse-month.js';
 import { printTable } from '../print-table.js';
 import { UsageError } from '../usage-error.js';
 import { withStore } from '../with-store.js';
@@ -46,12 +47,6 @@ function expiryOrUsageError(value: string, now: number): number {
     throw new UsageError(`--expires: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
-
-const parseMonth = (value: string): string => {
-  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(value))
-    throw new InvalidArgumentError('expected a month as YYYY-MM');
-  return value;
-};
 
 function publicView(key: ApiKeyRecord) {
   return {

@@ -12,6 +12,7 @@ import type Database from 'better-sqlite3';
 import { migration001 } from './migrations/001-initial.js';
 import { migration002 } from './migrations/002-payment-claims.js';
 import { migration003 } from './migrations/003-threat-intel.js';
+import { migration004 } from './migrations/004-licenses.js';
 
 /** One schema step. `version` is its number (1, 2, …); `sql` may hold several statements. */
 export interface Migration {
@@ -21,7 +22,12 @@ export interface Migration {
 }
 
 /** Every migration of the SQLite store, in order. Append new ones; never edit applied ones. */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003];
+export const MIGRATIONS: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+];
 
 /**
  * Apply the pending migrations to `db`.

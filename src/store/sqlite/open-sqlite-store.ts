@@ -14,6 +14,7 @@ import { asPromise } from './as-promise.js';
 import { migrate } from './migrate.js';
 import { SqliteIntelStore } from './sqlite-intel-store.js';
 import { SqliteKeyStore } from './sqlite-key-store.js';
+import { SqliteLicenseStore } from './sqlite-license-store.js';
 import { SqlitePaymentStore } from './sqlite-payment-store.js';
 import { SqliteUsageStore } from './sqlite-usage-store.js';
 
@@ -53,6 +54,7 @@ export function openSqliteStore(path: string): Store {
     usage,
     payments: new SqlitePaymentStore(db),
     intel,
+    licenses: new SqliteLicenseStore(db),
     ping: () =>
       asPromise(() => {
         ping.get();

@@ -4,17 +4,16 @@
  * one conditional UPDATE, so concurrent revokes (CLI and another instance) record exactly one
  * revocation instant.
  *
- * Look-ups by hash are cached, because every keyed request makes one. The cache is dropped
- * whenever the database may have changed under it: SQLite's `PRAGMA data_version` changes each
- * time another connection (the CLI's `keys revoke`, another instance) commits, and this
- * connection's own key writes clear it directly. So a revocation is still effective on the very
- * next request (spec §5). The check costs ~2 µs against ~7 µs for the query it saves.
+ * Look-ups by hash are cached ({@link HashLookupCache}): key writes through this connection
+ * clear the cache, and commits of any other connection are noticed through `PRAGMA data_version`,
+ * so a revocation is still effective on the very next request (spec §5).
  */
 
 import type Database from 'better-sqlite3';
 
 import type { ApiKeyRecord, KeyStore, NewApiKey } from '../ports.js';
 import { asPromise } from './as-promise.js';
+import { HashLookupCache } from './hash-lookup-cache.js';
 
 /** A row as selected: columns aliased to the record's names, `hard_cap` still 0/1. */
 type ApiKeyRow = Omit<ApiKeyRecord, 'hardCap'> & { hardCap: 0 | 1 };
@@ -34,9 +33,6 @@ interface ApiKeyParams {
 const SELECT_KEY = `SELECT id, name, prefix, hash, created_at AS createdAt, expires_at AS expiresAt,
   revoked_at AS revokedAt, rate_limit_per_minute AS rateLimitPerMinute,
   monthly_allowance AS monthlyAllowance, hard_cap AS hardCap FROM api_keys`;
-
-/** Cache size bound: far above any real number of keys, low enough to cap memory. */
-const MAX_CACHED_KEYS = 10_000;
 
 /** Field by field: a spread of the row gave the record a slow dictionary shape (hot path). */
 function toRecord(row: ApiKeyRow): ApiKeyRecord {
@@ -61,9 +57,7 @@ export class SqliteKeyStore implements KeyStore {
   readonly #all: Database.Statement<[], ApiKeyRow>;
   readonly #revoke: Database.Statement<[{ id: string; at: number }]>;
   readonly #exists: Database.Statement<[string], { one: 1 }>;
-  readonly #dataVersion: Database.Statement<[], number>;
-  readonly #cache = new Map<string, ApiKeyRecord | null>();
-  #cachedVersion = -1;
+  readonly #cache: HashLookupCache<ApiKeyRecord>;
 
   constructor(db: Database.Database) {
     this.#insert = db.prepare(`INSERT INTO api_keys (id, name, prefix, hash, created_at,
@@ -78,7 +72,7 @@ export class SqliteKeyStore implements KeyStore {
       'UPDATE api_keys SET revoked_at = @at WHERE id = @id AND revoked_at IS NULL',
     );
     this.#exists = db.prepare('SELECT 1 AS one FROM api_keys WHERE id = ?');
-    this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.#cache = new HashLookupCache(db);
   }
 
   createKey(key: NewApiKey): Promise<void> {
@@ -99,22 +93,12 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   findKeyByHash(hash: Buffer): Promise<ApiKeyRecord | null> {
-    return asPromise(() => {
-      const version = this.#dataVersion.get() ?? -1;
-      if (version !== this.#cachedVersion) {
-        this.#cache.clear();
-        this.#cachedVersion = version;
-      }
-      const cacheKey = hash.toString('hex');
-      const cached = this.#cache.get(cacheKey);
-      if (cached !== undefined) return cached;
-      const row = this.#byHash.get(hash);
-      const record = row === undefined ? null : toRecord(row);
-      // Unknown hashes are cached too (bounded): a flood of made-up keys costs no queries.
-      if (this.#cache.size >= MAX_CACHED_KEYS) this.#cache.clear();
-      this.#cache.set(cacheKey, record);
-      return record;
-    });
+    return asPromise(() =>
+      this.#cache.get(hash, (h) => {
+        const row = this.#byHash.get(h);
+        return row === undefined ? null : toRecord(row);
+      }),
+    );
   }
 
   findKeyById(id: string): Promise<ApiKeyRecord | null> {
