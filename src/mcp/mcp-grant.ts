@@ -9,11 +9,12 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { ApiKeyRecord, KeyStore } from '../store/ports.js';
 
-/** A verified caller of the connector. */
-export interface McpGrant {
-  kind: 'enterprise';
-  key: ApiKeyRecord;
-}
+/**
+ * A verified caller of the connector: an enterprise key, or a Premium license (reached through an
+ * OAuth access token; the token exchange is not in this version, so only tests build these).
+ */
+export type McpGrant =
+  { kind: 'enterprise'; key: ApiKeyRecord } | { kind: 'license'; licenseId: string };
 
 /** Why a bearer token was refused (the 401's `error_description`). */
 export class McpAuthError extends Error {

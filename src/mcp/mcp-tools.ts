@@ -12,11 +12,13 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 
-import type { Clock } from '../clock.js';
+import { PREMIUM_MONTHLY_CHECKS } from '../access/license.js';
+import { type Clock, monthOf, secondsToNextMonth } from '../clock.js';
 import { normalizeBrandName } from '../engine/brand/brand-index.js';
 import { osaDistance } from '../engine/brand/osa-distance.js';
 import type { Engine } from '../engine/create-engine.js';
-import { normalizeUrl } from '../engine/url/normalize-url.js';
+import { normalizeUrl, type ParsedUrl } from '../engine/url/normalize-url.js';
+import type { Verdict } from '../engine/verdict.js';
 import { AppError } from '../errors.js';
 import { historyKey } from '../intel/history-key.js';
 import type { RateLimits } from '../ratelimit/rate-limits.js';
@@ -190,8 +192,10 @@ function failure(text: string): CallToolResult {
 }
 
 /**
- * One URL for an enterprise key: the key's rate limit and monthly allowance count it like a
- * `/v1/detect` request (each URL of a batch counts one).
+ * One URL for the caller. An enterprise key's rate limit and monthly allowance count it like a
+ * `/v1/detect` request; a Premium license spends one of its month's checks (spec §8: 1,000),
+ * given back when the check fails. Each URL of a batch counts one; a URL the service refuses
+ * spends nothing.
  */
 async function checkOne(
   deps: ToolDeps,
@@ -200,6 +204,9 @@ async function checkOne(
 ): Promise<CheckUrlResult | CheckUrlsBatchResult['results'][number]> {
   try {
     const url = deps.service.parse(input);
+    if (grant.kind === 'license') {
+      return checkUrlResult(url.href, await judgeForLicense(deps, grant.licenseId, url));
+    }
     const { key } = grant;
     const limit = await deps.limits.consumeKey(key.id, key.rateLimitPerMinute);
     if (!limit.allowed) {
@@ -216,6 +223,39 @@ async function checkOne(
       error: { code: error.code, message: error.message + retry },
       agent_action: 'ask_human',
     };
+  }
+}
+
+/**
+ * Judge one URL on a Premium license's monthly quota.
+ *
+ * @throws {AppError} `rate_limited` (reason `monthly_allowance`) when the month's checks are used up.
+ */
+async function judgeForLicense(
+  deps: ToolDeps,
+  licenseId: string,
+  url: ParsedUrl,
+): Promise<Verdict> {
+  const now = deps.clock.now();
+  const month = monthOf(now);
+  const reserved = await deps.store.licenses.reserveChecks(
+    licenseId,
+    month,
+    1,
+    PREMIUM_MONTHLY_CHECKS,
+  );
+  if (!reserved.ok) {
+    throw new AppError(
+      'rate_limited',
+      `The Premium license's ${PREMIUM_MONTHLY_CHECKS.toLocaleString('en-US')} checks of ${month} are used up`,
+      { retryAfter: secondsToNextMonth(now), reason: 'monthly_allowance' },
+    );
+  }
+  try {
+    return await deps.service.judge(url);
+  } catch (error) {
+    await deps.store.licenses.releaseChecks(licenseId, month, 1);
+    throw error;
   }
 }
 
