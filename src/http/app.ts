@@ -139,7 +139,7 @@ export async function buildApp(deps: AppDeps) {
     verdictTtl: deps.config.verdictTtl,
     // The error only: never the page or its URL (DESIGN §8).
     onPageError: (error) => {
-      deps.logger.error({ err: error }, 'page analysis failed');
+      deps.logger.error({ err: error }, 'page analysis step failed (analyzer or LLM judge)');
     },
   });
   intel.onSwap(() => {

@@ -8,14 +8,14 @@ import type { Verdict, VerdictValue } from '../engine/verdict.js';
 import type { CheckUrlResult } from './mcp-schemas.js';
 
 /** DESIGN §4.12: what an agent must do with each verdict. */
-export const AGENT_ACTION: Readonly<Record<VerdictValue, CheckUrlResult['agent_action']>> = {
+const AGENT_ACTION: Readonly<Record<VerdictValue, CheckUrlResult['agent_action']>> = {
   safe: 'proceed',
   caution: 'ask_human',
   danger: 'block',
 };
 
 /** DESIGN §4.13: `"<n> days"`, `"fresh (<n> days)"` under 30 days, or `"unknown"`. */
-export function domainAgeLabel(days: number | null): string {
+function domainAgeLabel(days: number | null): string {
   if (days === null) return 'unknown';
   return days < FRESH_DOMAIN_DAYS ? `fresh (${String(days)} days)` : `${String(days)} days`;
 }

@@ -27,9 +27,9 @@ import {
 } from './mcp-tools.js';
 
 /** spec §4.3: the one protocol version the connector speaks. */
-export const MCP_PROTOCOL_VERSION = '2025-06-18';
+const MCP_PROTOCOL_VERSION = '2025-06-18';
 /** spec §4.3: server version. */
-export const MCP_SERVER_VERSION = '1.0.0';
+const MCP_SERVER_VERSION = '1.0.0';
 const SERVER_INFO = {
   name: 'linkguard',
   title: 'linkguard link checker',

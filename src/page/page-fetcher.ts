@@ -69,11 +69,6 @@ export class PageFetcher {
     this.limit = pLimit(options.concurrency);
   }
 
-  /** Page fetches waiting for a slot (for `/v1/ready`-style reporting and tests). */
-  get queued(): number {
-    return this.limit.pendingCount;
-  }
-
   /**
    * Fetch and parse `url` before `deadline`.
    *

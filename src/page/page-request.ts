@@ -38,7 +38,7 @@ export const SCRIPT_HEADERS: Readonly<Record<string, string>> = {
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 /** The media type of a `Content-Type` header, lower-case, without parameters ('' when absent). */
-export function mediaType(contentType: string | undefined): string {
+function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 

@@ -68,7 +68,7 @@ export class DetectionService {
    * @param options.absentLayers how a layer that does not run is reported (`offline`: the CLI's
    *   `--offline`); `cacheSize`: verdicts kept (0 disables the cache); `page`: layer 3, null
    *   without it; `verdictTtl`: cache lifetimes by verdict; `onPageError`: told when an
-   *   analyzer throws on a page (the verdict then rests on layers 1–2).
+   *   analyzer throws on a page (the verdict then rests on layers 1–2) or the LLM judge fails.
    */
   constructor(
     private readonly engine: Engine,

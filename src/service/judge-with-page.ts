@@ -46,7 +46,10 @@ export async function judgeWithPage(
     intel: IntelLayer | null;
     page: PageLayer;
     coverage: LayerCoverage;
-    /** Told about an analyzer that threw (the verdict then says the page was not analysed). */
+    /**
+     * Told about an analyzer that threw (the verdict then says the page was not analysed) and
+     * about a failed LLM judge call (the verdict goes on without it).
+     */
     onPageError?: (error: unknown) => void;
   },
   url: ParsedUrl,
@@ -87,7 +90,16 @@ export async function judgeWithPage(
     const unread: PageEvidence = { status: 'not_analysed', failure: 'analysis_failed' };
     return { verdict: judgeParsedUrl(engine, url, coverage, evidence, unread), incomplete: true };
   }
-  await consultLlm(page, analysis, fetched, context, url, deadline, finalEvidence);
+  await consultLlm(
+    page,
+    analysis,
+    fetched,
+    context,
+    url,
+    deadline,
+    finalEvidence,
+    deps.onPageError,
+  );
   const pageEvidence: PageEvidence = { status: 'analysed', analysis };
   const landing = moved ? judgeLanding(engine, final, coverage, finalEvidence, pageEvidence) : null;
   return {
@@ -99,8 +111,8 @@ export async function judgeWithPage(
 /**
  * Ask the LLM judge when one is configured, time is left and the static result is ambiguous
  * (detection.md §3.3: no hard rule fired, but there are findings or a credential or card field).
- * Its findings are appended to `analysis`; a late or failed answer is dropped — the verdict
- * never waits beyond the budget and never depends on the LLM being up.
+ * Its findings are appended to `analysis`; a late or failed answer is dropped (and reported to
+ * `onError`) — the verdict never waits beyond the budget and never depends on the LLM being up.
  */
 async function consultLlm(
   page: PageLayer,
@@ -110,6 +122,7 @@ async function consultLlm(
   submitted: ParsedUrl,
   deadline: number,
   evidence: IntelEvidence,
+  onError: ((error: unknown) => void) | undefined,
 ): Promise<void> {
   if (page.llm === null || context.reputable || !ambiguous(analysis, fetched.doc)) return;
   const remaining = deadline - performance.now();
@@ -128,8 +141,10 @@ async function consultLlm(
       timeoutMs: Math.min(page.llm.timeoutMs, Math.floor(remaining)),
     });
     analysis.findings.push(...llmFindings(answer, analysis.findings, context));
-  } catch {
-    // Optional evidence: an LLM that is down, late or answers garbage changes nothing.
+  } catch (error) {
+    // Optional evidence: an LLM that is down, late or answers garbage changes nothing in the
+    // verdict, but the operator hears of it (LlmError messages carry no key and no page text).
+    onError?.(error);
   }
 }
 

@@ -56,19 +56,25 @@ afterEach(async () => {
   h = undefined;
 });
 
+let reported: unknown[] = [];
+
 async function harness(withLlm: boolean): Promise<PageServiceHarness> {
-  h = await pageService({
-    NET_RESOLVE: `${pages.netResolve},llm.linkguard-test.net:${llm.port}:127.0.0.1`,
-    PAGE_BUDGET_MS: '3000',
-    ...(withLlm
-      ? {
-          LLM_BASE_URL: `http://llm.linkguard-test.net:${llm.port}/v1`,
-          LLM_MODEL: 'judge-test',
-          LLM_API_KEY: 'sk-test-0123456789abcdef',
-          LLM_TIMEOUT_MS: '1000',
-        }
-      : {}),
-  });
+  reported = [];
+  h = await pageService(
+    {
+      NET_RESOLVE: `${pages.netResolve},llm.linkguard-test.net:${llm.port}:127.0.0.1`,
+      PAGE_BUDGET_MS: '3000',
+      ...(withLlm
+        ? {
+            LLM_BASE_URL: `http://llm.linkguard-test.net:${llm.port}/v1`,
+            LLM_MODEL: 'judge-test',
+            LLM_API_KEY: 'sk-test-0123456789abcdef',
+            LLM_TIMEOUT_MS: '1000',
+          }
+        : {}),
+    },
+    { onPageError: (error) => reported.push(error) },
+  );
   return h;
 }
 
@@ -116,5 +122,8 @@ describe('the LLM judge in a verdict', { timeout: 10_000 }, () => {
     const verdict = await (await harness(true)).verdictOf(pages.url(pageFixture(AMBIGUOUS)));
     expect(verdict.verdict).toBe('caution');
     expect(verdict.details.matched_patterns).not.toContain('page:llm_judge');
+    // Dropped, not hidden: the failure reaches the operator's log hook, without the key.
+    expect(reported).toHaveLength(1);
+    expect(String(reported[0])).not.toContain('sk-test-0123456789abcdef');
   });
 });
