@@ -15,6 +15,7 @@ import type { Config, TrustProxy } from '../config/config.js';
 import type { Engine } from '../engine/create-engine.js';
 import { IntelLayer } from '../intel/intel-layer.js';
 import { registerMcpRoutes } from '../mcp/mcp-route.js';
+import { registerOAuthRoutes } from '../oauth/oauth-routes.js';
 import { createPageLayer, type PageLayer } from '../page/page-layer.js';
 import { PaymentGate } from '../payments/payment-gate.js';
 import { RateLimits } from '../ratelimit/rate-limits.js';
@@ -162,6 +163,12 @@ export async function buildApp(deps: AppDeps) {
     clock: deps.clock,
     limits,
     publicBaseUrl: deps.config.publicBaseUrl,
+  });
+  await registerOAuthRoutes(app, {
+    store: deps.store,
+    clock: deps.clock,
+    publicBaseUrl: deps.config.publicBaseUrl,
+    limits,
   });
   return app;
 }

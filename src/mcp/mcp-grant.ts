@@ -1,18 +1,18 @@
 /**
  * @module mcp/mcp-grant
  * Who may call tools (spec §5 "Connector authentication", DESIGN §4.13): the bearer token of a
- * `tools/call` is an enterprise key (`sk_live_…`, checked like on `/v1/detect`: hash look-up,
- * constant-time compare, expiry and revocation) or, with OAuth, an `mcp_at_` access token.
+ * `tools/call` is an `mcp_at_` access token from the OAuth flow, which speaks for a Premium
+ * license or an enterprise key, or an enterprise key itself (`sk_live_…`, checked like on
+ * `/v1/detect`: hash look-up, constant-time compare, expiry and revocation). A license is never
+ * a bearer token: it is exchanged for one through the authorization page.
  */
 import { authenticateKey } from '../access/authenticate-key.js';
-import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import type { ApiKeyRecord, KeyStore } from '../store/ports.js';
+import { authenticateAccessToken, looksLikeAccessToken } from '../oauth/access-token.js';
+import type { OAuthContext } from '../oauth/oauth-context.js';
+import type { ApiKeyRecord } from '../store/ports.js';
 
-/**
- * A verified caller of the connector: an enterprise key, or a Premium license (reached through an
- * OAuth access token; the token exchange is not in this version, so only tests build these).
- */
+/** A verified caller of the connector: an enterprise key, or a Premium license (by id). */
 export type McpGrant =
   { kind: 'enterprise'; key: ApiKeyRecord } | { kind: 'license'; licenseId: string };
 
@@ -23,27 +23,34 @@ export class McpAuthError extends Error {
 
 const BEARER = /^Bearer ([\x21-\x7e]+)$/i;
 
+const REFUSED = 'The access token or key is invalid, expired or revoked';
+
 /**
  * Verify the `Authorization` header of a connector request.
  *
  * @returns the grant, or null when no credentials were sent.
  * @throws {McpAuthError} for a header that is not one Bearer token, or a token that is unknown,
- *   expired or revoked (one message for all, so the answer does not tell which tokens exist).
+ *   expired, revoked or issued for another resource (one message for all, so the answer does not
+ *   tell which tokens exist).
  */
 export async function verifyMcpBearer(
   header: string | undefined,
-  keys: KeyStore,
-  clock: Clock,
+  ctx: OAuthContext,
 ): Promise<McpGrant | null> {
   if (header === undefined || header.trim() === '') return null;
   const token = BEARER.exec(header.trim())?.[1];
   if (token === undefined) throw new McpAuthError('Authorization must be "Bearer <token>"');
+  if (looksLikeAccessToken(token)) {
+    const subject = await authenticateAccessToken(ctx, token);
+    if (subject === null) throw new McpAuthError(REFUSED);
+    return subject.kind === 'enterprise'
+      ? { kind: 'enterprise', key: subject.key }
+      : { kind: 'license', licenseId: subject.license.id };
+  }
   try {
-    return { kind: 'enterprise', key: await authenticateKey(keys, token, clock) };
+    return { kind: 'enterprise', key: await authenticateKey(ctx.store.keys, token, ctx.clock) };
   } catch (error) {
-    if (error instanceof AppError) {
-      throw new McpAuthError('The access token or key is invalid, expired or revoked');
-    }
+    if (error instanceof AppError) throw new McpAuthError(REFUSED);
     throw error;
   }
 }

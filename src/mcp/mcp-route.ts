@@ -12,6 +12,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
+import { protectedResourceMetadata } from '../oauth/oauth-metadata.js';
 import { McpAuthError, type McpGrant, verifyMcpBearer } from './mcp-grant.js';
 import { buildMcpServer } from './mcp-server.js';
 import { TOOL_NAMES, type ToolDeps } from './mcp-tools.js';
@@ -34,14 +35,9 @@ export function registerMcpRoutes(
   app: FastifyInstance,
   deps: ToolDeps & { publicBaseUrl: string },
 ): void {
-  const resource = `${deps.publicBaseUrl}/mcp`;
+  const oauth = { store: deps.store, clock: deps.clock, publicBaseUrl: deps.publicBaseUrl };
   const metadataUrl = `${deps.publicBaseUrl}/.well-known/oauth-protected-resource/mcp`;
-  const metadata = {
-    resource,
-    authorization_servers: [deps.publicBaseUrl],
-    bearer_methods_supported: ['header'],
-    resource_name: 'linkguard link checker',
-  };
+  const metadata = protectedResourceMetadata(deps.publicBaseUrl);
 
   // JSON-RPC, not REST: described by `tools/list`, not by the OpenAPI document.
   const hidden = { schema: { hide: true } };
@@ -62,7 +58,7 @@ export function registerMcpRoutes(
     if (call !== undefined) {
       let refusal: string | null = null;
       try {
-        grant = await verifyMcpBearer(request.headers.authorization, deps.store.keys, deps.clock);
+        grant = await verifyMcpBearer(request.headers.authorization, oauth);
       } catch (error) {
         if (!(error instanceof McpAuthError)) throw error;
         refusal = error.message;

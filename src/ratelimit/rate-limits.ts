@@ -21,9 +21,20 @@ export interface RateLimitState {
 
 const WINDOW_SECONDS = 60;
 
+/**
+ * Budget per source IP for the connector's sign-in steps that create rows or check credentials:
+ * client registration and the authorization form (DESIGN §7). Far above what one person or one
+ * client needs, low enough to make filling the store or guessing credentials pointless.
+ */
+export const OAUTH_PER_IP_PER_MINUTE = 30;
+
 export class RateLimits {
   private readonly publicLimiter: RateLimiterMemory;
   private readonly keyLimiters = new Map<number, RateLimiterMemory>();
+  private readonly oauthLimiter = new RateLimiterMemory({
+    points: OAUTH_PER_IP_PER_MINUTE,
+    duration: WINDOW_SECONDS,
+  });
 
   /**
    * @param publicPerMinute budget per source IP for callers without a key.
@@ -42,6 +53,11 @@ export class RateLimits {
   /** Count one request from `ip` against the public budget. */
   consumePublic(ip: string): Promise<RateLimitState> {
     return consume(this.publicLimiter, `ip:${ip}`, this.publicPerMinute);
+  }
+
+  /** Count one sign-in step (client registration, authorization form) from `ip`. */
+  consumeOAuth(ip: string): Promise<RateLimitState> {
+    return consume(this.oauthLimiter, `oauth:${ip}`, OAUTH_PER_IP_PER_MINUTE);
   }
 
   /** The public budget of `ip` without counting a request (for responses refused before access). */

@@ -13,6 +13,7 @@ import { migration001 } from './migrations/001-initial.js';
 import { migration002 } from './migrations/002-payment-claims.js';
 import { migration003 } from './migrations/003-threat-intel.js';
 import { migration004 } from './migrations/004-licenses.js';
+import { migration005 } from './migrations/005-oauth.js';
 
 /** One schema step. `version` is its number (1, 2, …); `sql` may hold several statements. */
 export interface Migration {
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration002,
   migration003,
   migration004,
+  migration005,
 ];
 
 /**

@@ -15,6 +15,7 @@ import { migrate } from './migrate.js';
 import { SqliteIntelStore } from './sqlite-intel-store.js';
 import { SqliteKeyStore } from './sqlite-key-store.js';
 import { SqliteLicenseStore } from './sqlite-license-store.js';
+import { SqliteOAuthStore } from './sqlite-oauth-store.js';
 import { SqlitePaymentStore } from './sqlite-payment-store.js';
 import { SqliteUsageStore } from './sqlite-usage-store.js';
 
@@ -55,6 +56,7 @@ export function openSqliteStore(path: string): Store {
     payments: new SqlitePaymentStore(db),
     intel,
     licenses: new SqliteLicenseStore(db),
+    oauth: new SqliteOAuthStore(db),
     ping: () =>
       asPromise(() => {
         ping.get();

@@ -1,0 +1,198 @@
+/**
+ * @module oauth/oauth-routes
+ * The connector's OAuth 2.1 authorization server in Fastify (DESIGN §7, guides/mcp.md §4):
+ *
+ * | route | what |
+ * |---|---|
+ * | `GET /.well-known/oauth-authorization-server` | RFC 8414 metadata |
+ * | `POST /oauth/register` | RFC 7591 registration (JSON) |
+ * | `GET /oauth/authorize` | checks the request, shows the sign-in page |
+ * | `POST /oauth/authorize` | the page's form → 303 to the client with a code |
+ * | `POST /oauth/token` | code or refresh token → tokens (urlencoded) |
+ * | `POST /oauth/revoke` | RFC 7009 revocation (urlencoded) |
+ *
+ * The routes live in their own plugin scope: only here are urlencoded bodies and cookies parsed,
+ * and errors take the OAuth shape `{error, error_description}` instead of the API's.
+ */
+
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+import type { Clock } from '../clock.js';
+import type { RateLimits } from '../ratelimit/rate-limits.js';
+import type { Store } from '../store/ports.js';
+import {
+  PAGE_HEADERS,
+  pageSecurityPolicy,
+  renderAuthorizationPage,
+  renderErrorPage,
+} from './authorization-page.js';
+import {
+  type AuthorizationOutcome,
+  startAuthorization,
+  submitAuthorization,
+} from './authorization-request.js';
+import { registerClient } from './client-registration.js';
+import type { OAuthContext, OAuthParams } from './oauth-context.js';
+import { OAuthError } from './oauth-error.js';
+import { authorizationServerMetadata, OAUTH_PATHS } from './oauth-metadata.js';
+import { exchangeToken } from './token-endpoint.js';
+import { revokeToken } from './token-revocation.js';
+
+/** What the routes need. */
+export interface OAuthRouteDeps {
+  store: Store;
+  clock: Clock;
+  /** `PUBLIC_BASE_URL`, the issuer. */
+  publicBaseUrl: string;
+  limits: RateLimits;
+}
+
+/** RFC 6749 §5.1: token responses and errors must not be cached. */
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+
+const FORM = 'application/x-www-form-urlencoded';
+
+/** Not part of the REST API: described by the metadata document, not by OpenAPI. */
+const hidden = { schema: { hide: true } };
+
+/** Register the authorization server's routes. */
+export async function registerOAuthRoutes(
+  app: FastifyInstance,
+  deps: OAuthRouteDeps,
+): Promise<void> {
+  const ctx: OAuthContext = {
+    store: deps.store,
+    clock: deps.clock,
+    publicBaseUrl: deps.publicBaseUrl,
+  };
+  const metadata = authorizationServerMetadata(deps.publicBaseUrl);
+  const base = URL.parse(deps.publicBaseUrl);
+  const basePath = base === null || base.pathname === '/' ? '' : base.pathname;
+  const secureCookie = base?.protocol === 'https:';
+
+  await app.register(async (scope) => {
+    await scope.register(formbody);
+    await scope.register(cookie);
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
+      const refusal = toOAuthError(error);
+      if (refusal === null) {
+        request.log.error({ err: error }, 'oauth request failed');
+        return reply
+          .code(500)
+          .headers(NO_STORE)
+          .send({ error: 'server_error', error_description: 'Internal error' });
+      }
+      if (
+        refusal.code === 'invalid_client' &&
+        /^basic /i.test(request.headers.authorization ?? '')
+      ) {
+        void reply.header('www-authenticate', 'Basic realm="linkguard"');
+      }
+      return reply.code(refusal.status).headers(NO_STORE).send(refusal.body());
+    });
+
+    // RFC 8414 §3: at the root, plus the issuer path when PUBLIC_BASE_URL has one.
+    for (const path of new Set(['', basePath])) {
+      scope.get(`/.well-known/oauth-authorization-server${path}`, hidden, (_request, reply) =>
+        reply.header('cache-control', 'public, max-age=3600').send(metadata),
+      );
+    }
+
+    scope.post(OAUTH_PATHS.register, hidden, async (request, reply) => {
+      await spendOAuthBudget(deps.limits, request, reply);
+      const registered = await registerClient(deps.store.oauth, deps.clock, request.body);
+      return reply.code(201).headers(NO_STORE).send(registered);
+    });
+
+    scope.get(OAUTH_PATHS.authorize, hidden, async (request, reply) =>
+      sendOutcome(reply, await startAuthorization(ctx, request.query as OAuthParams), 302),
+    );
+
+    scope.post(OAUTH_PATHS.authorize, hidden, async (request, reply) => {
+      if (!(await deps.limits.consumeOAuth(request.ip)).allowed) {
+        return sendOutcome(
+          reply,
+          { kind: 'error', status: 429, message: 'Too many attempts. Wait a minute.' },
+          303,
+        );
+      }
+      const outcome = await submitAuthorization(ctx, formOf(request), request.cookies);
+      return sendOutcome(reply, outcome, 303);
+    });
+
+    scope.post(OAUTH_PATHS.token, hidden, async (request, reply) => {
+      const tokens = await exchangeToken(ctx, formOf(request), request.headers.authorization);
+      return reply.headers(NO_STORE).send(tokens);
+    });
+
+    scope.post(OAUTH_PATHS.revoke, hidden, async (request, reply) => {
+      await revokeToken(ctx, formOf(request), request.headers.authorization);
+      return reply.headers(NO_STORE).send({});
+    });
+  });
+
+  function sendOutcome(reply: FastifyReply, outcome: AuthorizationOutcome, redirectCode: number) {
+    void reply.headers(PAGE_HEADERS);
+    switch (outcome.kind) {
+      case 'redirect':
+        return reply.code(redirectCode).header('location', outcome.location).send();
+      case 'error':
+        return reply
+          .code(outcome.status)
+          .header('content-security-policy', pageSecurityPolicy(null))
+          .type('text/html; charset=utf-8')
+          .send(renderErrorPage(outcome.message));
+      case 'page':
+        if (outcome.cookie !== null) {
+          void reply.setCookie(outcome.cookie.name, outcome.cookie.value, {
+            path: basePath + OAUTH_PATHS.authorize,
+            httpOnly: true,
+            sameSite: 'strict',
+            secure: secureCookie,
+            maxAge: outcome.cookie.maxAgeSeconds,
+          });
+        }
+        return reply
+          .code(outcome.status)
+          .header('content-security-policy', pageSecurityPolicy(outcome.view.redirectUri))
+          .type('text/html; charset=utf-8')
+          .send(renderAuthorizationPage(outcome.view));
+    }
+  }
+}
+
+/**
+ * The urlencoded body of a request.
+ * @throws {OAuthError} `invalid_request` for another content type (RFC 6749 §3.2: the token
+ *   endpoint takes `application/x-www-form-urlencoded`).
+ */
+function formOf(request: FastifyRequest): OAuthParams {
+  const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+  if (type !== FORM || typeof request.body !== 'object' || request.body === null) {
+    throw new OAuthError('invalid_request', `The body must be ${FORM}`);
+  }
+  return request.body as OAuthParams;
+}
+
+async function spendOAuthBudget(
+  limits: RateLimits,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const state = await limits.consumeOAuth(request.ip);
+  if (!state.allowed) {
+    void reply.header('retry-after', String(state.resetSeconds));
+    throw new OAuthError('rate_limited', 'Too many requests from this address; retry later');
+  }
+}
+
+/** An OAuth refusal for a known error; null for an unexpected one (a 500). */
+function toOAuthError(error: FastifyError): OAuthError | null {
+  if (error instanceof OAuthError) return error;
+  const status = error.statusCode ?? 500;
+  if (status >= 500) return null;
+  // Malformed JSON, a wrong content type, a body too large: the client's request is at fault.
+  return new OAuthError('invalid_request', error.message);
+}

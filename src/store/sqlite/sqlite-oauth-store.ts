@@ -1,0 +1,367 @@
+/**
+ * @module store/sqlite/sqlite-oauth-store
+ * {@link OAuthStore} on better-sqlite3. The two exactly-once steps are single conditional
+ * statements: a code is spent by `UPDATE … WHERE used_at IS NULL RETURNING`, a refresh token is
+ * rotated by `UPDATE … WHERE rotated_at IS NULL` inside an IMMEDIATE transaction that also
+ * stores its successors, so two concurrent exchanges of one code or one refresh token (in this
+ * or another process) never both succeed.
+ */
+
+import type Database from 'better-sqlite3';
+
+import type {
+  AuthorizationCodeRecord,
+  ClientAuthMethod,
+  CodeRedemption,
+  IssuedTokenHashes,
+  OAuthClientRecord,
+  OAuthGrantRecord,
+  OAuthStore,
+  OAuthSubject,
+  OAuthTokenRecord,
+  PendingAuthorizationRecord,
+  RefreshRotation,
+} from '../ports.js';
+import { asPromise } from './as-promise.js';
+
+/**
+ * How long a spent or expired code is kept after its expiry, so that its reuse can still revoke
+ * the grant it issued (RFC 6749 §4.1.2). One day: clients retry within seconds.
+ */
+const CODE_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+interface ClientRow {
+  id: string;
+  secretHash: Buffer | null;
+  authMethod: ClientAuthMethod;
+  redirectUris: string;
+  grantTypes: string;
+  name: string | null;
+  metadata: string;
+  createdAt: number;
+}
+
+interface PendingRow {
+  hash: Buffer;
+  clientId: string;
+  redirectUri: string;
+  redirectUriGiven: number;
+  codeChallenge: string;
+  state: string | null;
+  resource: string;
+  scope: string;
+  csrfHash: Buffer;
+  expiresAt: number;
+  failedAttempts: number;
+}
+
+interface CodeRow {
+  hash: Buffer;
+  clientId: string;
+  redirectUri: string;
+  redirectUriGiven: number;
+  codeChallenge: string;
+  resource: string;
+  scope: string;
+  subjectKind: OAuthSubject['kind'];
+  subjectId: string;
+  expiresAt: number;
+  usedAt: number | null;
+  grantId: string | null;
+}
+
+interface GrantRow {
+  id: string;
+  clientId: string;
+  subjectKind: OAuthSubject['kind'];
+  subjectId: string;
+  resource: string;
+  scope: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+interface TokenRow extends GrantRow {
+  kind: 'access' | 'refresh';
+  expiresAt: number;
+  rotatedAt: number | null;
+}
+
+const SELECT_CLIENT = `SELECT id, secret_hash AS secretHash, auth_method AS authMethod,
+  redirect_uris AS redirectUris, grant_types AS grantTypes, name, metadata,
+  created_at AS createdAt FROM oauth_clients`;
+
+const PENDING_COLUMNS = `hash, client_id AS clientId, redirect_uri AS redirectUri,
+  redirect_uri_given AS redirectUriGiven, code_challenge AS codeChallenge, state, resource,
+  scope, csrf_hash AS csrfHash, expires_at AS expiresAt, failed_attempts AS failedAttempts`;
+
+const CODE_COLUMNS = `hash, client_id AS clientId, redirect_uri AS redirectUri,
+  redirect_uri_given AS redirectUriGiven, code_challenge AS codeChallenge, resource, scope,
+  subject_kind AS subjectKind, subject_id AS subjectId, expires_at AS expiresAt,
+  used_at AS usedAt, grant_id AS grantId`;
+
+const SELECT_TOKEN = `SELECT t.kind, t.expires_at AS expiresAt, t.rotated_at AS rotatedAt,
+  g.id, g.client_id AS clientId, g.subject_kind AS subjectKind, g.subject_id AS subjectId,
+  g.resource, g.scope, g.created_at AS createdAt, g.revoked_at AS revokedAt
+  FROM oauth_tokens AS t JOIN oauth_grants AS g ON g.id = t.grant_id WHERE t.hash = ?`;
+
+function toClient(row: ClientRow): OAuthClientRecord {
+  return {
+    id: row.id,
+    secretHash: row.secretHash,
+    authMethod: row.authMethod,
+    redirectUris: JSON.parse(row.redirectUris) as string[],
+    grantTypes: JSON.parse(row.grantTypes) as string[],
+    name: row.name,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    createdAt: row.createdAt,
+  };
+}
+
+function toPending(row: PendingRow): PendingAuthorizationRecord {
+  return { ...row, redirectUriGiven: row.redirectUriGiven === 1 };
+}
+
+function toCode(row: CodeRow): AuthorizationCodeRecord {
+  return {
+    hash: row.hash,
+    clientId: row.clientId,
+    redirectUri: row.redirectUri,
+    redirectUriGiven: row.redirectUriGiven === 1,
+    codeChallenge: row.codeChallenge,
+    resource: row.resource,
+    scope: row.scope,
+    subject: { kind: row.subjectKind, id: row.subjectId },
+    expiresAt: row.expiresAt,
+  };
+}
+
+function toGrant(row: GrantRow): OAuthGrantRecord {
+  return {
+    id: row.id,
+    clientId: row.clientId,
+    subject: { kind: row.subjectKind, id: row.subjectId },
+    resource: row.resource,
+    scope: row.scope,
+    createdAt: row.createdAt,
+    revokedAt: row.revokedAt,
+  };
+}
+
+export class SqliteOAuthStore implements OAuthStore {
+  readonly #insertClient: Database.Statement<[Record<string, unknown>]>;
+  readonly #client: Database.Statement<[string], ClientRow>;
+  readonly #insertPending: Database.Statement<[Record<string, unknown>]>;
+  readonly #pending: Database.Statement<[Buffer], PendingRow>;
+  readonly #failedAttempt: Database.Statement<[Buffer], number>;
+  readonly #takePending: Database.Statement<[Buffer], PendingRow>;
+  readonly #insertCode: Database.Statement<[Record<string, unknown>]>;
+  readonly #spendCode: Database.Statement<[{ hash: Buffer; at: number }], CodeRow>;
+  readonly #code: Database.Statement<[Buffer], CodeRow>;
+  readonly #token: Database.Statement<[Buffer], TokenRow>;
+  readonly #prune: Database.Transaction<(now: number) => void>;
+  readonly #createGrant: Database.Transaction<
+    (grant: OAuthGrantRecord, tokens: IssuedTokenHashes, codeHash: Buffer) => void
+  >;
+  readonly #rotate: Database.Transaction<
+    (hash: Buffer, at: number, tokens: IssuedTokenHashes) => RefreshRotation
+  >;
+  readonly #revokeGrant: Database.Transaction<(grantId: string, at: number) => void>;
+
+  constructor(db: Database.Database) {
+    this.#insertClient = db.prepare(`INSERT INTO oauth_clients (id, secret_hash, auth_method,
+      redirect_uris, grant_types, name, metadata, created_at) VALUES (@id, @secretHash,
+      @authMethod, @redirectUris, @grantTypes, @name, @metadata, @createdAt)`);
+    this.#client = db.prepare(`${SELECT_CLIENT} WHERE id = ?`);
+    this.#insertPending = db.prepare(`INSERT INTO oauth_pending (hash, client_id, redirect_uri,
+      redirect_uri_given, code_challenge, state, resource, scope, csrf_hash, expires_at,
+      failed_attempts) VALUES (@hash, @clientId, @redirectUri, @redirectUriGiven,
+      @codeChallenge, @state, @resource, @scope, @csrfHash, @expiresAt, @failedAttempts)`);
+    this.#pending = db.prepare(`SELECT ${PENDING_COLUMNS} FROM oauth_pending WHERE hash = ?`);
+    this.#failedAttempt = db
+      .prepare<[Buffer], number>(
+        `UPDATE oauth_pending SET failed_attempts = failed_attempts + 1 WHERE hash = ?
+        RETURNING failed_attempts`,
+      )
+      .pluck();
+    this.#takePending = db.prepare(
+      `DELETE FROM oauth_pending WHERE hash = ? RETURNING ${PENDING_COLUMNS}`,
+    );
+    this.#insertCode = db.prepare(`INSERT INTO oauth_codes (hash, client_id, redirect_uri,
+      redirect_uri_given, code_challenge, resource, scope, subject_kind, subject_id, expires_at)
+      VALUES (@hash, @clientId, @redirectUri, @redirectUriGiven, @codeChallenge, @resource,
+      @scope, @subjectKind, @subjectId, @expiresAt)`);
+    this.#spendCode = db.prepare(`UPDATE oauth_codes SET used_at = @at
+      WHERE hash = @hash AND used_at IS NULL RETURNING ${CODE_COLUMNS}`);
+    this.#code = db.prepare(`SELECT ${CODE_COLUMNS} FROM oauth_codes WHERE hash = ?`);
+    this.#token = db.prepare(SELECT_TOKEN);
+
+    const prunePending = db.prepare('DELETE FROM oauth_pending WHERE expires_at <= ?');
+    const pruneCodes = db.prepare('DELETE FROM oauth_codes WHERE expires_at <= ?');
+    const pruneTokens = db.prepare('DELETE FROM oauth_tokens WHERE expires_at <= ?');
+    this.#prune = db.transaction((now: number) => {
+      prunePending.run(now);
+      pruneCodes.run(now - CODE_RETENTION_MS);
+      pruneTokens.run(now);
+    });
+
+    const insertGrant = db.prepare(`INSERT INTO oauth_grants (id, client_id, subject_kind,
+      subject_id, resource, scope, created_at, revoked_at) VALUES (@id, @clientId, @subjectKind,
+      @subjectId, @resource, @scope, @createdAt, NULL)`);
+    const insertToken = db.prepare<[Record<string, unknown>]>(`INSERT INTO oauth_tokens (hash,
+      kind, grant_id, created_at, expires_at, rotated_at)
+      VALUES (@hash, @kind, @grantId, @createdAt, @expiresAt, NULL)`);
+    const insertTokens = (grantId: string, at: number, tokens: IssuedTokenHashes) => {
+      insertToken.run({ kind: 'access', grantId, createdAt: at, ...tokens.access });
+      if (tokens.refresh !== null) {
+        insertToken.run({ kind: 'refresh', grantId, createdAt: at, ...tokens.refresh });
+      }
+    };
+    const linkCode = db.prepare('UPDATE oauth_codes SET grant_id = ? WHERE hash = ?');
+    this.#createGrant = db.transaction((grant, tokens, codeHash) => {
+      insertGrant.run({
+        id: grant.id,
+        clientId: grant.clientId,
+        subjectKind: grant.subject.kind,
+        subjectId: grant.subject.id,
+        resource: grant.resource,
+        scope: grant.scope,
+        createdAt: grant.createdAt,
+      });
+      insertTokens(grant.id, grant.createdAt, tokens);
+      linkCode.run(grant.id, codeHash);
+    });
+
+    const markRotated = db.prepare(`UPDATE oauth_tokens SET rotated_at = @at
+      WHERE hash = @hash AND kind = 'refresh' AND rotated_at IS NULL AND expires_at > @at`);
+    this.#rotate = db.transaction((hash, at, tokens): RefreshRotation => {
+      const row = this.#token.get(hash);
+      if (row?.kind !== 'refresh') return { status: 'invalid' };
+      if (row.rotatedAt !== null) return { status: 'reused', grantId: row.id };
+      if (row.revokedAt !== null || markRotated.run({ hash, at }).changes !== 1) {
+        return { status: 'invalid' };
+      }
+      insertTokens(row.id, at, tokens);
+      return { status: 'rotated', grant: toGrant(row) };
+    });
+
+    const revoke = db.prepare(
+      'UPDATE oauth_grants SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+    );
+    // A revoked grant's tokens are useless; deleting them keeps look-ups and the file small.
+    const dropTokens = db.prepare('DELETE FROM oauth_tokens WHERE grant_id = ?');
+    this.#revokeGrant = db.transaction((grantId: string, at: number) => {
+      revoke.run(at, grantId);
+      dropTokens.run(grantId);
+    });
+  }
+
+  registerClient(client: OAuthClientRecord): Promise<void> {
+    return asPromise(() => {
+      this.#insertClient.run({
+        id: client.id,
+        secretHash: client.secretHash,
+        authMethod: client.authMethod,
+        redirectUris: JSON.stringify(client.redirectUris),
+        grantTypes: JSON.stringify(client.grantTypes),
+        name: client.name,
+        metadata: JSON.stringify(client.metadata),
+        createdAt: client.createdAt,
+      });
+    });
+  }
+
+  findClient(id: string): Promise<OAuthClientRecord | null> {
+    return asPromise(() => {
+      const row = this.#client.get(id);
+      return row === undefined ? null : toClient(row);
+    });
+  }
+
+  savePendingAuthorization(pending: PendingAuthorizationRecord, now: number): Promise<void> {
+    return asPromise(() => {
+      this.#prune.immediate(now);
+      this.#insertPending.run({
+        ...pending,
+        redirectUriGiven: pending.redirectUriGiven ? 1 : 0,
+      });
+    });
+  }
+
+  findPendingAuthorization(hash: Buffer): Promise<PendingAuthorizationRecord | null> {
+    return asPromise(() => {
+      const row = this.#pending.get(hash);
+      return row === undefined ? null : toPending(row);
+    });
+  }
+
+  countFailedAttempt(hash: Buffer): Promise<number> {
+    return asPromise(() => this.#failedAttempt.get(hash) ?? 0);
+  }
+
+  takePendingAuthorization(hash: Buffer): Promise<PendingAuthorizationRecord | null> {
+    return asPromise(() => {
+      const row = this.#takePending.get(hash);
+      return row === undefined ? null : toPending(row);
+    });
+  }
+
+  saveCode(code: AuthorizationCodeRecord): Promise<void> {
+    return asPromise(() => {
+      this.#insertCode.run({
+        hash: code.hash,
+        clientId: code.clientId,
+        redirectUri: code.redirectUri,
+        redirectUriGiven: code.redirectUriGiven ? 1 : 0,
+        codeChallenge: code.codeChallenge,
+        resource: code.resource,
+        scope: code.scope,
+        subjectKind: code.subject.kind,
+        subjectId: code.subject.id,
+        expiresAt: code.expiresAt,
+      });
+    });
+  }
+
+  redeemCode(hash: Buffer, at: number): Promise<CodeRedemption> {
+    return asPromise(() => {
+      const spent = this.#spendCode.get({ hash, at });
+      if (spent !== undefined) return { status: 'first_use', code: toCode(spent) };
+      const row = this.#code.get(hash);
+      return row === undefined ? { status: 'unknown' } : { status: 'reused', grantId: row.grantId };
+    });
+  }
+
+  createGrant(grant: OAuthGrantRecord, tokens: IssuedTokenHashes, codeHash: Buffer): Promise<void> {
+    return asPromise(() => {
+      this.#createGrant.immediate(grant, tokens, codeHash);
+    });
+  }
+
+  findToken(hash: Buffer): Promise<OAuthTokenRecord | null> {
+    return asPromise(() => {
+      const row = this.#token.get(hash);
+      if (row === undefined) return null;
+      return {
+        kind: row.kind,
+        expiresAt: row.expiresAt,
+        rotatedAt: row.rotatedAt,
+        grant: toGrant(row),
+      };
+    });
+  }
+
+  rotateRefreshToken(
+    hash: Buffer,
+    at: number,
+    tokens: IssuedTokenHashes,
+  ): Promise<RefreshRotation> {
+    return asPromise(() => this.#rotate.immediate(hash, at, tokens));
+  }
+
+  revokeGrant(grantId: string, at: number): Promise<void> {
+    return asPromise(() => {
+      this.#revokeGrant.immediate(grantId, at);
+    });
+  }
+}
