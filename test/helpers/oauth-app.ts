@@ -19,7 +19,11 @@ export async function freePort(): Promise<number> {
   });
   const address = probe.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  await new Promise<void>((resolve) => {
+    probe.close(() => {
+      resolve();
+    });
+  });
   return port;
 }
 

@@ -4,6 +4,7 @@
  * license, the code exchange bound to `/mcp` (RFC 8707), and the token on `tools/call`.
  */
 import * as oauth from 'oauth4webapi';
+import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 
 import { createPremiumLicense, startListeningApp } from '../helpers/oauth-app.js';
@@ -11,6 +12,9 @@ import { authorizeInBrowser } from '../helpers/scripted-browser.js';
 import { useTestApp } from '../helpers/test-app.js';
 
 const start = useTestApp();
+// The test server speaks plain http on loopback; oauth4webapi marks the opt-out deprecated so
+// that it stands out, which is the point here.
+// eslint-disable-next-line @typescript-eslint/no-deprecated
 const insecure = { [oauth.allowInsecureRequests]: true };
 const REDIRECT_URI = 'http://127.0.0.1:6276/oauth/callback';
 
@@ -64,7 +68,7 @@ describe('authorization server with oauth4webapi', { timeout: 20_000 }, () => {
     expect(tokens.refresh_token).toMatch(/^mcp_rt_[0-9A-Za-z]{43}$/);
     expect(tokens.expires_in).toBe(30 * 24 * 3600);
 
-    const call = await fetch(mcpUrl, {
+    const call = await request(mcpUrl, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -78,8 +82,8 @@ describe('authorization server with oauth4webapi', { timeout: 20_000 }, () => {
         params: { name: 'check_url', arguments: { url: 'https://paypal-login-verify.top/signin' } },
       }),
     });
-    expect(call.status).toBe(200);
-    const body = (await call.json()) as { result: { structuredContent: { verdict: string } } };
+    expect(call.statusCode).toBe(200);
+    const body = (await call.body.json()) as { result: { structuredContent: { verdict: string } } };
     expect(body.result.structuredContent.verdict).toBe('danger');
   });
 });
