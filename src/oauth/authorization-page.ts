@@ -62,10 +62,11 @@ export function pageSecurityPolicy(redirectUri: string | null): string {
 
 /** The sign-in page for a pending authorization. */
 export function renderAuthorizationPage(view: AuthorizationPageView): string {
+  // The name is the client's own claim (registration is open), and the page says so.
   const client =
     view.clientName === null
       ? 'An application that did not give its name'
-      : `<strong>${escapeHtml(view.clientName)}</strong>`;
+      : `An application calling itself <strong>${escapeHtml(view.clientName)}</strong>`;
   const error =
     view.error === null ? '' : `<p class="error" role="alert">${escapeHtml(view.error)}</p>`;
   const body = `
@@ -73,8 +74,8 @@ export function renderAuthorizationPage(view: AuthorizationPageView): string {
 <div class="who">
 <p>${client} asks to check links with linkguard on your behalf.</p>
 <p>After you connect, your browser returns to:<br><span class="where">${escapeHtml(view.redirectUri)}</span></p>
+<p><strong>Only continue if you started this connection yourself</strong>, from your own AI client.</p>
 </div>
-<p class="hint">Only continue if you started this connection yourself, from your own AI client.</p>
 ${error}
 <form method="post" action="${escapeHtml(view.formAction)}">
 <input type="hidden" name="request_id" value="${escapeHtml(view.requestId)}">

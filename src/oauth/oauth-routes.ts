@@ -106,18 +106,15 @@ export async function registerOAuthRoutes(
       return reply.code(201).headers(NO_STORE).send(registered);
     });
 
-    scope.get(OAUTH_PATHS.authorize, hidden, async (request, reply) =>
-      sendOutcome(reply, await startAuthorization(ctx, request.query as OAuthParams), 302),
-    );
+    // Both steps of the page spend the per-IP budget: the GET stores a pending request, the
+    // POST checks a credential.
+    scope.get(OAUTH_PATHS.authorize, hidden, async (request, reply) => {
+      if (await refusedPage(request, reply)) return reply;
+      return sendOutcome(reply, await startAuthorization(ctx, request.query as OAuthParams), 302);
+    });
 
     scope.post(OAUTH_PATHS.authorize, hidden, async (request, reply) => {
-      if (!(await deps.limits.consumeOAuth(request.ip)).allowed) {
-        return sendOutcome(
-          reply,
-          { kind: 'error', status: 429, message: 'Too many attempts. Wait a minute.' },
-          303,
-        );
-      }
+      if (await refusedPage(request, reply)) return reply;
       const outcome = await submitAuthorization(ctx, formOf(request), request.cookies);
       return sendOutcome(reply, outcome, 303);
     });
@@ -132,6 +129,23 @@ export async function registerOAuthRoutes(
       return reply.headers(NO_STORE).send({});
     });
   });
+
+  /** Spend the IP's budget; when it is spent, answer a 429 page and return true. */
+  async function refusedPage(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const state = await deps.limits.consumeOAuth(request.ip);
+    if (state.allowed) return false;
+    void reply.header('retry-after', String(state.resetSeconds));
+    void sendOutcome(
+      reply,
+      {
+        kind: 'error',
+        status: 429,
+        message: 'Too many attempts from this network. Wait a minute.',
+      },
+      303,
+    );
+    return true;
+  }
 
   function sendOutcome(reply: FastifyReply, outcome: AuthorizationOutcome, redirectCode: number) {
     void reply.headers(PAGE_HEADERS);

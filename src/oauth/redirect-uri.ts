@@ -60,6 +60,8 @@ export function matchRedirectUri(registered: readonly string[], requested: strin
   if (registered.includes(requested)) return true;
   const asked = URL.parse(requested);
   if (asked?.protocol !== 'http:' || !LOOPBACK_HOSTS.has(asked.hostname)) return false;
+  // Only the port may differ: no fragment or user information slips in with it.
+  if (requested.includes('#') || asked.username !== '' || asked.password !== '') return false;
   return registered.some((uri) => {
     const known = URL.parse(uri);
     return (

@@ -111,7 +111,9 @@ async function exchangeCode(
     revokedAt: null,
   };
   const issued = newTokens(client, now);
-  await ctx.store.oauth.createGrant(grant, issued.hashes, hash);
+  if (!(await ctx.store.oauth.createGrant(grant, issued.hashes, hash))) {
+    throw invalid('The authorization code was already used');
+  }
   return issued.response(grant.scope);
 }
 

@@ -460,14 +460,21 @@ export interface OAuthStore {
   saveCode(code: AuthorizationCodeRecord): Promise<void>;
   /**
    * Spend a code: the first call marks it used at `at` and returns it, whatever the caller then
-   * decides; later calls return `reused` with the grant issued from it (null if none was).
+   * decides; later calls mark it reused and return `reused` with the grant issued from it (null
+   * if none was yet: see `createGrant`).
    */
   redeemCode(hash: Buffer, at: number): Promise<CodeRedemption>;
   /**
    * Create a grant and its first tokens, recording the grant on the code it came from.
    * @param codeHash the code's hash, so a later reuse of the code can revoke the grant.
+   * @returns false when the code was presented again meanwhile (between `redeemCode` and this
+   *   call): the grant is then stored revoked, without tokens, and must not be handed out.
    */
-  createGrant(grant: OAuthGrantRecord, tokens: IssuedTokenHashes, codeHash: Buffer): Promise<void>;
+  createGrant(
+    grant: OAuthGrantRecord,
+    tokens: IssuedTokenHashes,
+    codeHash: Buffer,
+  ): Promise<boolean>;
   /** A token (access or refresh) with its grant; null when unknown. Expiry is the caller's. */
   findToken(hash: Buffer): Promise<OAuthTokenRecord | null>;
   /**

@@ -161,8 +161,9 @@ export class SqliteOAuthStore implements OAuthStore {
   readonly #token: Database.Statement<[Buffer], TokenRow>;
   readonly #prune: Database.Transaction<(now: number) => void>;
   readonly #createGrant: Database.Transaction<
-    (grant: OAuthGrantRecord, tokens: IssuedTokenHashes, codeHash: Buffer) => void
+    (grant: OAuthGrantRecord, tokens: IssuedTokenHashes, codeHash: Buffer) => boolean
   >;
+  readonly #markReused: Database.Statement<[{ hash: Buffer; at: number }]>;
   readonly #rotate: Database.Transaction<
     (hash: Buffer, at: number, tokens: IssuedTokenHashes) => RefreshRotation
   >;
@@ -207,7 +208,7 @@ export class SqliteOAuthStore implements OAuthStore {
 
     const insertGrant = db.prepare(`INSERT INTO oauth_grants (id, client_id, subject_kind,
       subject_id, resource, scope, created_at, revoked_at) VALUES (@id, @clientId, @subjectKind,
-      @subjectId, @resource, @scope, @createdAt, NULL)`);
+      @subjectId, @resource, @scope, @createdAt, @revokedAt)`);
     const insertToken = db.prepare<[Record<string, unknown>]>(`INSERT INTO oauth_tokens (hash,
       kind, grant_id, created_at, expires_at, rotated_at)
       VALUES (@hash, @kind, @grantId, @createdAt, @expiresAt, NULL)`);
@@ -217,8 +218,16 @@ export class SqliteOAuthStore implements OAuthStore {
         insertToken.run({ kind: 'refresh', grantId, createdAt: at, ...tokens.refresh });
       }
     };
+    const reusedAtOf = db
+      .prepare<[Buffer], number | null>('SELECT reused_at FROM oauth_codes WHERE hash = ?')
+      .pluck();
     const linkCode = db.prepare('UPDATE oauth_codes SET grant_id = ? WHERE hash = ?');
-    this.#createGrant = db.transaction((grant, tokens, codeHash) => {
+    this.#markReused = db.prepare(`UPDATE oauth_codes SET reused_at = coalesce(reused_at, @at)
+      WHERE hash = @hash`);
+    this.#createGrant = db.transaction((grant, tokens, codeHash): boolean => {
+      // The code's reuse may have been seen between its redemption and now: the grant is then
+      // recorded revoked and gets no tokens (RFC 6749 §4.1.2).
+      const revokedAt = reusedAtOf.get(codeHash) ?? null;
       insertGrant.run({
         id: grant.id,
         clientId: grant.clientId,
@@ -227,9 +236,12 @@ export class SqliteOAuthStore implements OAuthStore {
         resource: grant.resource,
         scope: grant.scope,
         createdAt: grant.createdAt,
+        revokedAt,
       });
-      insertTokens(grant.id, grant.createdAt, tokens);
       linkCode.run(grant.id, codeHash);
+      if (revokedAt !== null) return false;
+      insertTokens(grant.id, grant.createdAt, tokens);
+      return true;
     });
 
     const markRotated = db.prepare(`UPDATE oauth_tokens SET rotated_at = @at
@@ -328,14 +340,18 @@ export class SqliteOAuthStore implements OAuthStore {
       const spent = this.#spendCode.get({ hash, at });
       if (spent !== undefined) return { status: 'first_use', code: toCode(spent) };
       const row = this.#code.get(hash);
-      return row === undefined ? { status: 'unknown' } : { status: 'reused', grantId: row.grantId };
+      if (row === undefined) return { status: 'unknown' };
+      this.#markReused.run({ hash, at });
+      return { status: 'reused', grantId: row.grantId };
     });
   }
 
-  createGrant(grant: OAuthGrantRecord, tokens: IssuedTokenHashes, codeHash: Buffer): Promise<void> {
-    return asPromise(() => {
-      this.#createGrant.immediate(grant, tokens, codeHash);
-    });
+  createGrant(
+    grant: OAuthGrantRecord,
+    tokens: IssuedTokenHashes,
+    codeHash: Buffer,
+  ): Promise<boolean> {
+    return asPromise(() => this.#createGrant.immediate(grant, tokens, codeHash));
   }
 
   findToken(hash: Buffer): Promise<OAuthTokenRecord | null> {

@@ -65,6 +65,8 @@ CREATE TABLE oauth_codes (
   subject_id TEXT NOT NULL,
   expires_at INTEGER NOT NULL,
   used_at INTEGER,
+  -- Set when a spent code is presented again; a grant still being created from it is revoked.
+  reused_at INTEGER,
   grant_id TEXT REFERENCES oauth_grants (id)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX oauth_codes_expiry ON oauth_codes (expires_at);
