@@ -19,6 +19,7 @@ import type {
 import { authenticateClient } from './client-authentication.js';
 import { type OAuthContext, type OAuthParams, param, requiredParam } from './oauth-context.js';
 import { OAuthError } from './oauth-error.js';
+import { mcpResource } from './oauth-metadata.js';
 import {
   ACCESS_TOKEN_TTL_MS,
   generateGrantId,
@@ -97,6 +98,9 @@ async function exchangeCode(
     throw invalid('The code_verifier does not match the code_challenge');
   }
   checkResource(resource, code.resource);
+  if (code.resource !== mcpResource(ctx.publicBaseUrl)) {
+    throw invalid('The code was issued for another server');
+  }
   if ((await resolveSubject(ctx.store, ctx.clock, code.subject)) === null) {
     throw invalid('The license or key was revoked');
   }
@@ -133,6 +137,8 @@ async function refresh(
   const token = await ctx.store.oauth.findToken(hash);
   if (token?.kind !== 'refresh' || token.grant.clientId !== client.id) throw invalid();
   if (token.grant.revokedAt !== null || token.expiresAt <= now) throw invalid();
+  // A store shared by deployments with other PUBLIC_BASE_URLs holds their grants too.
+  if (token.grant.resource !== mcpResource(ctx.publicBaseUrl)) throw invalid();
   checkResource(resource, token.grant.resource);
   if (scope?.split(' ').some((s) => s !== token.grant.scope)) {
     throw new OAuthError('invalid_scope', `Only the scope "${token.grant.scope}" can be granted`);
