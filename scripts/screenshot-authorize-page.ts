@@ -8,14 +8,12 @@
  * re-rendered page with its error as `docs/images/oauth-authorize-page-error.png`. Nothing is
  * approved, so the browser never leaves loopback (other requests are aborted).
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { type Browser, chromium } from 'playwright-core';
-import { request } from 'undici';
+import type { Browser } from 'playwright-core';
 
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config/config.js';
@@ -23,19 +21,10 @@ import { defaultEngine } from '../src/engine-data/load-engine-data.js';
 import { buildApp } from '../src/http/app.js';
 import { createLogger } from '../src/observability/logger.js';
 import { openStore } from '../src/store/open-store.js';
+import { launchChromium } from '../test/helpers/headless-chromium.js';
 import { freePort } from '../test/helpers/oauth-app.js';
+import { newAuthorizationRequest, registerPublicClient } from '../test/helpers/oauth-request.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const TIMEOUT_MS = 15_000;
 const VIEWPORT = { width: 800, height: 900 };
 
@@ -69,13 +58,11 @@ async function main(): Promise<void> {
   let browser: Browser | undefined;
   try {
     await app.listen({ port, host: '127.0.0.1' });
-    const authorizeUrl = await authorizationUrl(base);
+    // Register the client over HTTP and build its authorization URL (PKCE S256, state, resource).
+    const clientId = await registerPublicClient(base, REDIRECT_URI, CLIENT_NAME);
+    const authorization = newAuthorizationRequest(base, `${base}/mcp`, clientId, REDIRECT_URI);
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      timeout: TIMEOUT_MS,
-    });
+    browser = await launchChromium(TIMEOUT_MS);
     const context = await browser.newContext({ viewport: VIEWPORT, javaScriptEnabled: false });
     context.setDefaultTimeout(TIMEOUT_MS);
     // Only the service on loopback may be reached.
@@ -85,7 +72,7 @@ async function main(): Promise<void> {
     });
     const page = await context.newPage();
 
-    const opened = await page.goto(authorizeUrl);
+    const opened = await page.goto(authorization.url);
     if (opened?.status() !== 200) {
       throw new Error(`the authorization page answered HTTP ${String(opened?.status())}`);
     }
@@ -107,37 +94,6 @@ async function main(): Promise<void> {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-}
-
-/** Register the client over HTTP and build its authorization URL (PKCE S256, state, resource). */
-async function authorizationUrl(base: string): Promise<string> {
-  const response = await request(`${base}/oauth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      redirect_uris: [REDIRECT_URI],
-      token_endpoint_auth_method: 'none',
-      grant_types: ['authorization_code', 'refresh_token'],
-      client_name: CLIENT_NAME,
-    }),
-  });
-  const body = (await response.body.json()) as { client_id?: unknown };
-  if (response.statusCode !== 201 || typeof body.client_id !== 'string') {
-    throw new Error(`registration failed (HTTP ${String(response.statusCode)})`);
-  }
-  const verifier = randomBytes(32).toString('base64url');
-  const url = new URL('/oauth/authorize', base);
-  url.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: body.client_id,
-    redirect_uri: REDIRECT_URI,
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-    state: randomBytes(16).toString('base64url'),
-    scope: 'mcp',
-    resource: `${base}/mcp`,
-  }).toString();
-  return url.href;
 }
 
 await main();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { generateLicense, PREMIUM_MONTHLY_CHECKS } from '../../src/access/license.js';
+import { PREMIUM_MONTHLY_CHECKS } from '../../src/access/license.js';
 import { monthOf } from '../../src/clock.js';
 import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
 import type { McpGrant } from '../../src/mcp/mcp-grant.js';
@@ -19,6 +19,7 @@ import { RateLimits } from '../../src/ratelimit/rate-limits.js';
 import { DetectionService } from '../../src/service/detection-service.js';
 import type { Store } from '../../src/store/ports.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
+import { createPremiumLicense } from '../helpers/oauth-app.js';
 import { testClock } from '../helpers/test-app.js';
 
 let dir: string;
@@ -40,14 +41,7 @@ beforeEach(async () => {
     clock,
     limits: new RateLimits(60, 10_000),
   };
-  const license = generateLicense();
-  await store.licenses.createLicense({
-    id: license.id,
-    name: 'premium test',
-    prefix: license.prefix,
-    hash: license.hash,
-    createdAt: clock.now(),
-  });
+  const license = await createPremiumLicense(store, clock.now());
   grant = { kind: 'license', licenseId: license.id };
 });
 afterEach(async () => {

@@ -10,22 +10,26 @@
  * Chromium is `/usr/bin/chromium` (`apt-get install chromium`; `.ci/run` installs it). A clone
  * without it skips this file unless `CI` is set, in which case the missing browser is a failure.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { CHROMIUM, launchChromium } from '../helpers/headless-chromium.js';
 import {
   createPremiumLicense,
   type ListeningApp,
   startListeningApp,
 } from '../helpers/oauth-app.js';
+import {
+  type AuthorizationRequest,
+  newAuthorizationRequest,
+  registerPublicClient,
+} from '../helpers/oauth-request.js';
 import { useTestApp } from '../helpers/test-app.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
 const IN_CI = (process.env.CI ?? '') !== '' && process.env.CI !== 'false';
 /** Without a browser a developer clone still passes `npm test`; in CI a missing one fails. */
@@ -33,18 +37,6 @@ const SKIP = !HAS_CHROMIUM && !IN_CI;
 const TITLE = SKIP
   ? `authorization page in headless Chromium — skipped: ${CHROMIUM} not found (apt-get install chromium; with CI set this is a failure)`
   : 'authorization page in headless Chromium (JavaScript disabled)';
-
-/** Flags for a quiet, offline headless Chromium in a container. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Bound on every browser wait (navigation, locator, launch). */
 const BROWSER_TIMEOUT_MS = 10_000;
@@ -95,45 +87,8 @@ async function startCallbackServer(): Promise<CallbackServer> {
 }
 
 /** A public client registered over HTTP, and a fresh authorization request for it. */
-interface Authorization {
+interface Authorization extends AuthorizationRequest {
   clientId: string;
-  url: string;
-  state: string;
-  verifier: string;
-}
-
-async function registerClient(base: string, redirectUri: string): Promise<string> {
-  const response = await request(`${base}/oauth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      redirect_uris: [redirectUri],
-      token_endpoint_auth_method: 'none',
-      grant_types: ['authorization_code', 'refresh_token'],
-      client_name: CLIENT_NAME,
-    }),
-  });
-  const body = (await response.body.json()) as { client_id?: string };
-  expect(response.statusCode).toBe(201);
-  expect(typeof body.client_id).toBe('string');
-  return body.client_id ?? '';
-}
-
-function authorizationFor(app: ListeningApp, clientId: string, redirectUri: string): Authorization {
-  const verifier = randomBytes(32).toString('base64url');
-  const state = randomBytes(16).toString('base64url');
-  const url = new URL('/oauth/authorize', app.base);
-  url.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: clientId,
-    redirect_uri: redirectUri,
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-    state,
-    scope: 'mcp',
-    resource: app.mcpUrl,
-  }).toString();
-  return { clientId, url: url.href, state, verifier };
 }
 
 /** The part of the page's `window` used in `evaluate` (the project's lib has no DOM types). */
@@ -167,11 +122,7 @@ describe.skipIf(SKIP)(TITLE, { timeout: 30_000 }, () => {
       );
     }
     callback = await startCallbackServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      timeout: BROWSER_TIMEOUT_MS,
-    });
+    browser = await launchChromium(BROWSER_TIMEOUT_MS);
   });
 
   afterAll(async () => {
@@ -205,8 +156,11 @@ describe.skipIf(SKIP)(TITLE, { timeout: 30_000 }, () => {
     if (browser === undefined || callback === undefined) throw new Error('beforeAll did not run');
     callback.received.length = 0;
     const app = await startListeningApp(start);
-    const clientId = await registerClient(app.base, callback.redirectUri);
-    const auth = authorizationFor(app, clientId, callback.redirectUri);
+    const clientId = await registerPublicClient(app.base, callback.redirectUri, CLIENT_NAME);
+    const auth: Authorization = {
+      clientId,
+      ...newAuthorizationRequest(app.base, app.mcpUrl, clientId, callback.redirectUri),
+    };
     const context: BrowserContext = await browser.newContext({ javaScriptEnabled: false });
     context.setDefaultTimeout(BROWSER_TIMEOUT_MS);
     context.setDefaultNavigationTimeout(BROWSER_TIMEOUT_MS);

@@ -23,8 +23,11 @@ import {
   authorizationParams,
   authorizationUrl,
   authorize,
+  type Authorized,
   callCheckUrl,
+  discover,
   exchangeCode,
+  type ExchangeOptions,
   expectTokenError,
   expectToolCallRefused,
   expectToolCallWorks,
@@ -48,10 +51,7 @@ async function setUp() {
   const listening = await startListeningApp(start);
   const { ctx, base } = listening;
   const license = await createPremiumLicense(ctx.store, ctx.clock.now());
-  const as = await oauth.processDiscoveryResponse(
-    new URL(base),
-    await oauth.discoveryRequest(new URL(base), { algorithm: 'oauth2', ...insecure }),
-  );
+  const as = await discover(base);
   const { client } = await registerClient(as);
   return { ...listening, license, as, client };
 }
@@ -64,6 +64,28 @@ async function authorizationRedirect(url: string): Promise<URL> {
   const location = response.headers.location;
   if (typeof location !== 'string') throw new Error('no Location on the redirect');
   return new URL(location);
+}
+
+/** Expect the code exchange (`options` override what was authorized) to be 400 invalid_grant. */
+async function expectExchangeInvalidGrant(
+  as: oauth.AuthorizationServer,
+  client: oauth.Client,
+  authorized: Authorized,
+  mcpUrl: string,
+  options: ExchangeOptions = {},
+): Promise<void> {
+  const response = await exchangeCode(as, client, authorized, mcpUrl, options);
+  await expectTokenError(as, client, response, 400, 'invalid_grant');
+}
+
+/** Expect a refresh with `refreshToken` (a public client's) to be 400 invalid_grant. */
+async function expectRefreshInvalidGrant(
+  as: oauth.AuthorizationServer,
+  client: oauth.Client,
+  refreshToken: string,
+): Promise<void> {
+  const response = await refreshTokens(as, client, refreshToken);
+  await expectTokenError(as, client, response, 400, 'invalid_grant');
 }
 
 /** Expect oauth4webapi to read `callback` as the authorization error `error` (after its checks). */
@@ -89,21 +111,9 @@ describe('authorization server refusals with oauth4webapi', { timeout: 20_000 },
     const { as, client, license, mcpUrl } = await setUp();
     const authorized = await authorize(as, client, license.raw, mcpUrl);
     const wrong = oauth.generateRandomCodeVerifier();
-    await expectTokenError(
-      as,
-      client,
-      await exchangeCode(as, client, authorized, mcpUrl, { verifier: wrong }),
-      400,
-      'invalid_grant',
-    );
+    await expectExchangeInvalidGrant(as, client, authorized, mcpUrl, { verifier: wrong });
     // The right verifier is too late: the code was spent by the failed attempt.
-    await expectTokenError(
-      as,
-      client,
-      await exchangeCode(as, client, authorized, mcpUrl),
-      400,
-      'invalid_grant',
-    );
+    await expectExchangeInvalidGrant(as, client, authorized, mcpUrl);
   });
 
   it('a reused code is invalid_grant and revokes the tokens the first use issued', async () => {
@@ -115,21 +125,9 @@ describe('authorization server refusals with oauth4webapi', { timeout: 20_000 },
       await exchangeCode(as, client, authorized, mcpUrl),
     );
     await expectToolCallWorks(mcpUrl, tokens.access_token);
-    await expectTokenError(
-      as,
-      client,
-      await exchangeCode(as, client, authorized, mcpUrl),
-      400,
-      'invalid_grant',
-    );
+    await expectExchangeInvalidGrant(as, client, authorized, mcpUrl);
     await expectToolCallRefused(mcpUrl, tokens.access_token);
-    await expectTokenError(
-      as,
-      client,
-      await refreshTokens(as, client, tokens.refresh_token ?? ''),
-      400,
-      'invalid_grant',
-    );
+    await expectRefreshInvalidGrant(as, client, tokens.refresh_token ?? '');
   });
 
   it('a resource of another server is invalid_target at the token endpoint', async () => {
@@ -168,15 +166,9 @@ describe('authorization server refusals with oauth4webapi', { timeout: 20_000 },
   it('a redirect_uri at the token endpoint other than the authorization request’s is invalid_grant', async () => {
     const { as, client, license, mcpUrl } = await setUp();
     const authorized = await authorize(as, client, license.raw, mcpUrl);
-    await expectTokenError(
-      as,
-      client,
-      await exchangeCode(as, client, authorized, mcpUrl, {
-        redirectUri: 'http://127.0.0.1:6276/other/callback',
-      }),
-      400,
-      'invalid_grant',
-    );
+    await expectExchangeInvalidGrant(as, client, authorized, mcpUrl, {
+      redirectUri: 'http://127.0.0.1:6276/other/callback',
+    });
   });
 
   it('an unregistered redirect_uri gets a 400 page and is never redirected to', async () => {
@@ -214,13 +206,7 @@ describe('authorization server refusals with oauth4webapi', { timeout: 20_000 },
     const authorized = await authorize(as, client, license.raw, mcpUrl, ephemeral);
     // The code is bound to the port it was sent to, not to the registered one.
     const other = await authorize(as, client, license.raw, mcpUrl, ephemeral);
-    await expectTokenError(
-      as,
-      client,
-      await exchangeCode(as, client, other, mcpUrl, { redirectUri: REDIRECT_URI }),
-      400,
-      'invalid_grant',
-    );
+    await expectExchangeInvalidGrant(as, client, other, mcpUrl, { redirectUri: REDIRECT_URI });
     const tokens = await oauth.processAuthorizationCodeResponse(
       as,
       client,
@@ -254,13 +240,7 @@ describe('authorization server refusals with oauth4webapi', { timeout: 20_000 },
     const { ctx, as, client, license, mcpUrl } = await setUp();
     const authorized = await authorize(as, client, license.raw, mcpUrl);
     ctx.clock.advance(6 * 60 * 1000);
-    await expectTokenError(
-      as,
-      client,
-      await exchangeCode(as, client, authorized, mcpUrl),
-      400,
-      'invalid_grant',
-    );
+    await expectExchangeInvalidGrant(as, client, authorized, mcpUrl);
   });
 
   it('refresh rotates both tokens; a rotated refresh token reused revokes the grant', async () => {
@@ -283,22 +263,10 @@ describe('authorization server refusals with oauth4webapi', { timeout: 20_000 },
     await expectToolCallWorks(mcpUrl, second.access_token);
 
     // Replay of the rotated token: refused, and everything of the grant stops working.
-    await expectTokenError(
-      as,
-      client,
-      await refreshTokens(as, client, firstRefresh),
-      400,
-      'invalid_grant',
-    );
+    await expectRefreshInvalidGrant(as, client, firstRefresh);
     await expectToolCallRefused(mcpUrl, second.access_token);
     await expectToolCallRefused(mcpUrl, first.access_token);
-    await expectTokenError(
-      as,
-      client,
-      await refreshTokens(as, client, secondRefresh),
-      400,
-      'invalid_grant',
-    );
+    await expectRefreshInvalidGrant(as, client, secondRefresh);
   });
 
   it('confidential clients authenticate with client_secret_basic or client_secret_post', async () => {
@@ -439,13 +407,7 @@ describe('authorization server refusals with oauth4webapi', { timeout: 20_000 },
     await expectToolCallWorks(mcpUrl, tokens.access_token);
     await revoke(as, client, tokens.refresh_token ?? '');
     await expectToolCallRefused(mcpUrl, tokens.access_token);
-    await expectTokenError(
-      as,
-      client,
-      await refreshTokens(as, client, tokens.refresh_token ?? ''),
-      400,
-      'invalid_grant',
-    );
+    await expectRefreshInvalidGrant(as, client, tokens.refresh_token ?? '');
     // Revoking again is not an error (RFC 7009 §2.2).
     await revoke(as, client, tokens.refresh_token ?? '');
   });
@@ -473,13 +435,7 @@ describe('authorization server refusals with oauth4webapi', { timeout: 20_000 },
     await expectToolCallWorks(mcpUrl, tokens.access_token);
     expect(await ctx.store.licenses.revokeLicense(license.id, ctx.clock.now())).toBe('revoked');
     await expectToolCallRefused(mcpUrl, tokens.access_token);
-    await expectTokenError(
-      as,
-      client,
-      await refreshTokens(as, client, tokens.refresh_token ?? ''),
-      400,
-      'invalid_grant',
-    );
+    await expectRefreshInvalidGrant(as, client, tokens.refresh_token ?? '');
   });
 
   it('revoking the enterprise key behind a grant ends its access and refresh tokens', async () => {
@@ -490,13 +446,7 @@ describe('authorization server refusals with oauth4webapi', { timeout: 20_000 },
     await expectToolCallWorks(mcpUrl, tokens.access_token);
     expect(await ctx.store.keys.revokeKey(key.id, ctx.clock.now())).toBe('revoked');
     await expectToolCallRefused(mcpUrl, tokens.access_token);
-    await expectTokenError(
-      as,
-      client,
-      await refreshTokens(as, client, tokens.refresh_token ?? ''),
-      400,
-      'invalid_grant',
-    );
+    await expectRefreshInvalidGrant(as, client, tokens.refresh_token ?? '');
   });
 
   it('a token is refused, and not refreshed, by a server with another PUBLIC_BASE_URL on the same database', async () => {
@@ -527,22 +477,13 @@ describe('authorization server refusals with oauth4webapi', { timeout: 20_000 },
         const otherMcp = `${otherBase}/mcp`;
         await expectToolCallRefused(otherMcp, tokens.access_token);
         // The other server's own tokens work there, so the refusal is the audience.
-        const otherAs = await oauth.processDiscoveryResponse(
-          new URL(otherBase),
-          await oauth.discoveryRequest(new URL(otherBase), { algorithm: 'oauth2', ...insecure }),
-        );
+        const otherAs = await discover(otherBase);
         const { client: otherClient } = await registerClient(otherAs);
         const own = await obtainTokens(otherAs, otherClient, license.raw, otherMcp);
         await expectToolCallWorks(otherMcp, own.access_token);
         await expectToolCallRefused(mcpUrl, own.access_token);
         // Nor does the other server refresh a grant bound to the first /mcp.
-        await expectTokenError(
-          otherAs,
-          client,
-          await refreshTokens(otherAs, client, tokens.refresh_token ?? ''),
-          400,
-          'invalid_grant',
-        );
+        await expectRefreshInvalidGrant(otherAs, client, tokens.refresh_token ?? '');
       } finally {
         await app.close();
       }

@@ -1,0 +1,82 @@
+/**
+ * The first steps of an OAuth client done by hand, with no OAuth library: RFC 7591 registration
+ * of a public client over HTTP, and an authorization URL with PKCE S256 (computed with
+ * node:crypto), `state`, scope `mcp` and the RFC 8707 `resource`. Shared by the authorization
+ * page test and `npm run screenshot:oauth`, so this module must not import vitest.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+
+import { request } from 'undici';
+
+/**
+ * Register a public client (`token_endpoint_auth_method` `none`, `authorization_code` and
+ * `refresh_token`) at `${base}/oauth/register`.
+ *
+ * @returns its `client_id`.
+ * @throws Error unless the server answers 201 with a string `client_id`.
+ */
+export async function registerPublicClient(
+  base: string,
+  redirectUri: string,
+  clientName: string,
+): Promise<string> {
+  const response = await request(`${base}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      redirect_uris: [redirectUri],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      client_name: clientName,
+    }),
+  });
+  const text = await response.body.text();
+  let clientId: unknown;
+  try {
+    clientId = (JSON.parse(text) as { client_id?: unknown }).client_id;
+  } catch {
+    clientId = undefined;
+  }
+  if (response.statusCode !== 201 || typeof clientId !== 'string') {
+    throw new Error(
+      `client registration at ${base}/oauth/register failed: HTTP ${String(response.statusCode)}, ${text.slice(0, 300)}`,
+    );
+  }
+  return clientId;
+}
+
+/** An authorization request and the secrets the client keeps for the callback and exchange. */
+export interface AuthorizationRequest {
+  /** `${base}/oauth/authorize?…`, what the browser opens. */
+  url: string;
+  /** The `state` sent; the callback must bring it back. */
+  state: string;
+  /** The PKCE code verifier behind the S256 `code_challenge`. */
+  verifier: string;
+}
+
+/**
+ * A fresh authorization request (code flow, PKCE S256, random `state`, scope `mcp`) for
+ * `clientId`, asking for `mcpUrl` as the RFC 8707 `resource`.
+ */
+export function newAuthorizationRequest(
+  base: string,
+  mcpUrl: string,
+  clientId: string,
+  redirectUri: string,
+): AuthorizationRequest {
+  const verifier = randomBytes(32).toString('base64url');
+  const state = randomBytes(16).toString('base64url');
+  const url = new URL('/oauth/authorize', base);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    state,
+    scope: 'mcp',
+    resource: mcpUrl,
+  }).toString();
+  return { url: url.href, state, verifier };
+}
