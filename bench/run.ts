@@ -32,6 +32,7 @@ import { parseArgs } from 'node:util';
 
 import autocannon, { type AutocannonInstance, type AutocannonRequest } from 'autocannon';
 
+import { signIn } from '../test/helpers/oauth-request.js';
 import { BENCH_URL_CATEGORIES, BENCH_URLS } from './bench-urls.js';
 import {
   SECTION_END as INTEL_SECTION_END,
@@ -322,6 +323,8 @@ async function main(): Promise<void> {
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
+    // The issuer and /mcp resource of the OAuth sign-in the connector measurement makes.
+    PUBLIC_BASE_URL: `http://127.0.0.1:${String(port)}`,
     DATABASE_URL: `sqlite:${join(tmp, 'bench.db')}`,
     LOG_LEVEL: 'warn',
     // The bench stays on loopback: no registry lookups (the feed index still runs).
@@ -475,9 +478,23 @@ async function main(): Promise<void> {
         mcpRequests,
       );
       assertAllOk('linkguard', 'connector: tools/call', toolsCall);
-      connector = { detect, toolsCall };
+      // The same calls with an OAuth access token for the same key (signed in on the page).
+      const accessToken = await signIn(`http://127.0.0.1:${String(server.port)}`, key);
+      const tokenRequests = mcpRequests.map((request) => ({
+        ...request,
+        headers: { ...request.headers, authorization: `Bearer ${accessToken}` },
+      }));
+      const toolsCallOAuth = await loadServer(
+        server.port,
+        options.duration,
+        options.connections,
+        tokenRequests,
+      );
+      assertAllOk('linkguard', 'connector: tools/call with an OAuth token', toolsCallOAuth);
+      connector = { detect, toolsCall, toolsCallOAuth };
       console.log(
-        `  connector: detect ${Math.round(detect.requestsPerSecond)} req/s, tools/call check_url ${Math.round(toolsCall.requestsPerSecond)} req/s`,
+        `  connector: detect ${Math.round(detect.requestsPerSecond)} req/s, tools/call check_url ${Math.round(toolsCall.requestsPerSecond)} req/s` +
+          ` (key), ${Math.round(toolsCallOAuth.requestsPerSecond)} req/s (OAuth token)`,
       );
     } finally {
       await stop(server);

@@ -83,9 +83,10 @@ export interface BenchReport {
   runs: RunMeasurement[];
   /**
    * The MCP connector on the same server process as `/v1/detect`, back to back with the same URL
-   * mix and connections: `tools/call check_url` vs `POST /v1/detect` (null when not measured).
+   * mix and connections: `tools/call check_url` with the key in the header and with an OAuth
+   * access token for it, vs `POST /v1/detect` (null when not measured).
    */
-  connector: { detect: LoadResult; toolsCall: LoadResult } | null;
+  connector: { detect: LoadResult; toolsCall: LoadResult; toolsCallOAuth: LoadResult } | null;
   profile: {
     summary: ProfileSummary;
     file: string;
@@ -645,19 +646,24 @@ export function renderMarkdown(report: BenchReport): string {
   );
 
   if (report.connector !== null) {
-    const { detect, toolsCall } = report.connector;
+    const { detect, toolsCall, toolsCallOAuth } = report.connector;
+    const row = (name: string, run: LoadResult) =>
+      `| ${name} | ${int(run.requestsPerSecond)} | ${ms(run.p50Ms)} | ${ms(run.p99Ms)} | ${ms(run.maxMs)} | ${(run.requestsPerSecond / detect.requestsPerSecond).toFixed(2)} |`;
     sections.push(
       [
         '## MCP connector: `tools/call check_url` next to `POST /v1/detect`',
         '',
         'One linkguard process, the same URL mix, key and connections, measured back to back: the',
         'detect endpoint, then the connector (`POST /mcp`, JSON-RPC `tools/call` of `check_url`, one',
-        'SDK server and transport per request, stateless).',
+        'SDK server and transport per request, stateless) with the key in the header, then with an',
+        '`mcp_at_` access token for the same key, obtained through the sign-in page (the token, its',
+        'grant and the key are looked up on every call).',
         '',
         '| endpoint | req/s | p50 ms | p99 ms | max ms | × detect |',
         '|---|---:|---:|---:|---:|---:|',
-        `| \`POST /v1/detect\` | ${int(detect.requestsPerSecond)} | ${ms(detect.p50Ms)} | ${ms(detect.p99Ms)} | ${ms(detect.maxMs)} | 1.00 |`,
-        `| \`tools/call check_url\` | ${int(toolsCall.requestsPerSecond)} | ${ms(toolsCall.p50Ms)} | ${ms(toolsCall.p99Ms)} | ${ms(toolsCall.maxMs)} | ${(toolsCall.requestsPerSecond / detect.requestsPerSecond).toFixed(2)} |`,
+        row('`POST /v1/detect`', detect),
+        row('`tools/call check_url`, enterprise key', toolsCall),
+        row('`tools/call check_url`, OAuth access token', toolsCallOAuth),
       ].join('\n'),
     );
   }

@@ -8,6 +8,8 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import { request } from 'undici';
 
+import { authorizeInBrowser } from './scripted-browser.js';
+
 /**
  * Register a public client (`token_endpoint_auth_method` `none`, `authorization_code` and
  * `refresh_token`) at `${base}/oauth/register`.
@@ -79,4 +81,37 @@ export function newAuthorizationRequest(
     resource: mcpUrl,
   }).toString();
   return { url: url.href, state, verifier };
+}
+
+/**
+ * The whole sign-in of a public client, as a script: register, open the page, type `credential`,
+ * exchange the code.
+ *
+ * @returns the `mcp_at_` access token.
+ * @throws Error when any step is refused.
+ */
+export async function signIn(base: string, credential: string): Promise<string> {
+  const redirectUri = 'http://127.0.0.1:9/callback';
+  const clientId = await registerPublicClient(base, redirectUri, 'linkguard script');
+  const authorization = newAuthorizationRequest(base, `${base}/mcp`, clientId, redirectUri);
+  const callback = await authorizeInBrowser(authorization.url, credential);
+  const code = callback.searchParams.get('code');
+  if (code === null) throw new Error(`sign-in refused: ${callback.href}`);
+  const response = await request(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code,
+      code_verifier: authorization.verifier,
+      redirect_uri: redirectUri,
+      resource: `${base}/mcp`,
+    }).toString(),
+  });
+  const tokens = (await response.body.json()) as { access_token?: unknown };
+  if (response.statusCode !== 200 || typeof tokens.access_token !== 'string') {
+    throw new Error(`token exchange failed: HTTP ${String(response.statusCode)}`);
+  }
+  return tokens.access_token;
 }
