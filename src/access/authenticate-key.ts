@@ -49,8 +49,12 @@ export async function authenticateKey(
   // The look-up is by hash; comparing again in constant time keeps the check independent of how
   // the store compares blobs.
   if (record === null || !hashesEqual(record.hash, hash)) throw invalid();
-  const now = clock.now();
-  if (record.revokedAt !== null && record.revokedAt <= now) throw invalid();
-  if (record.expiresAt !== null && record.expiresAt <= now) throw invalid();
+  if (!isKeyLive(record, clock.now())) throw invalid();
   return record;
+}
+
+/** True while a key is neither revoked nor expired at `now` (epoch ms). */
+export function isKeyLive(record: ApiKeyRecord, now: number): boolean {
+  if (record.revokedAt !== null && record.revokedAt <= now) return false;
+  return record.expiresAt === null || record.expiresAt > now;
 }

@@ -7,12 +7,12 @@
 
 import type { OAuthContext } from './oauth-context.js';
 import { mcpResource } from './oauth-metadata.js';
-import { hashPresentedSecret } from './oauth-secrets.js';
+import { hashPresentedSecret, SECRET_PREFIX } from './oauth-secrets.js';
 import { type ResolvedSubject, resolveSubject } from './oauth-subject.js';
 
 /** True when `raw` starts like an access token (the caller then needs no other check). */
 export function looksLikeAccessToken(raw: string): boolean {
-  return raw.startsWith('mcp_at_');
+  return raw.startsWith(SECRET_PREFIX.accessToken);
 }
 
 /**

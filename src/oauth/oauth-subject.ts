@@ -7,7 +7,7 @@
  */
 
 import { hashesEqual } from '../access/api-key.js';
-import { authenticateKey } from '../access/authenticate-key.js';
+import { authenticateKey, isKeyLive } from '../access/authenticate-key.js';
 import { hashLicense, isWellFormedLicense } from '../access/license.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
@@ -59,9 +59,5 @@ export async function resolveSubject(
     return license?.revokedAt === null ? { kind: 'license', license } : null;
   }
   const key = await store.keys.findKeyById(subject.id);
-  const now = clock.now();
-  if (key === null) return null;
-  if (key.revokedAt !== null && key.revokedAt <= now) return null;
-  if (key.expiresAt !== null && key.expiresAt <= now) return null;
-  return { kind: 'enterprise', key };
+  return key !== null && isKeyLive(key, clock.now()) ? { kind: 'enterprise', key } : null;
 }
