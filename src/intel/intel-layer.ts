@@ -132,7 +132,9 @@ export class IntelLayer {
     const scope = siteScope(this.options.engine, url);
     const registrable = url.registrableDomain;
     const tenant = this.options.engine.context.hosting.tenantOf(url.hostname, url.pathname);
-    const ageApplies = registrable !== null && url.ipVersion === null && tenant === null;
+    // A host that is a public suffix itself (`gov.uk`, `s3.amazonaws.com`) is no registration.
+    const ageApplies =
+      registrable !== null && url.ipVersion === null && tenant === null && !url.hostIsSuffix;
     const [domainAge, listedBy] = await Promise.all([
       ageApplies && ageSource != null && !scope.protectedDomain
         ? ageSource.domainAge(registrable).then(toAgeEvidence)

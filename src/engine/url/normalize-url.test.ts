@@ -197,6 +197,71 @@ describe('normalizeUrl: domain parts (PSL with private section)', () => {
   });
 });
 
+describe('normalizeUrl: hosts that are public suffixes themselves', () => {
+  it.each([
+    // ICANN suffixes that are also web sites.
+    [
+      'https://gov.uk/',
+      {
+        registrableDomain: 'gov.uk',
+        domainLabel: 'gov',
+        publicSuffix: 'uk',
+        icannSuffix: 'uk',
+        privateSuffix: false,
+      },
+    ],
+    [
+      'nhs.uk',
+      {
+        registrableDomain: 'nhs.uk',
+        domainLabel: 'nhs',
+        publicSuffix: 'uk',
+        icannSuffix: 'uk',
+        privateSuffix: false,
+      },
+    ],
+    // Private suffixes: platforms' own sites and path-style tenancy.
+    [
+      'https://s3.amazonaws.com/bucket/index.html',
+      {
+        registrableDomain: 's3.amazonaws.com',
+        domainLabel: 's3',
+        publicSuffix: 'amazonaws.com',
+        icannSuffix: 'com',
+        privateSuffix: true,
+      },
+    ],
+    [
+      'https://dweb.link/ipfs/bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi',
+      { registrableDomain: 'dweb.link', icannSuffix: 'link', privateSuffix: true },
+    ],
+    ['bubbleapps.io', { registrableDomain: 'bubbleapps.io', domainLabel: 'bubbleapps' }],
+    ['ngrok.app', { registrableDomain: 'ngrok.app', domainLabel: 'ngrok' }],
+    // `*.eth.limo` is a wildcard rule: every name directly under eth.limo is a suffix.
+    [
+      'https://vitalik.eth.limo/',
+      {
+        registrableDomain: 'vitalik.eth.limo',
+        domainLabel: 'vitalik',
+        publicSuffix: 'eth.limo',
+        icannSuffix: 'limo',
+      },
+    ],
+  ])('%s is its own site', (input, expected) => {
+    expect(accepted(input)).toMatchObject({ ...expected, hostIsSuffix: true, subdomainLabels: [] });
+  });
+
+  it('keeps ordinary registrable domains unflagged', () => {
+    expect(accepted('x.pages.dev').hostIsSuffix).toBe(false);
+    expect(accepted('paypal.com').hostIsSuffix).toBe(false);
+    expect(accepted('8.8.8.8').hostIsSuffix).toBe(false);
+  });
+
+  it.each(['https://com/', 'https://uk/', 'io'])('refuses a lone top-level domain: %s', (input) => {
+    expect(rejection(input)).toBe('invalid_host');
+  });
+});
+
 describe('normalizeUrl: public IP hosts', () => {
   it.each<[string, Partial<ParsedUrl>]>([
     [

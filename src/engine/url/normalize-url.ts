@@ -61,6 +61,12 @@ export interface ParsedUrl {
   privateSuffix: boolean;
   /** Labels left of the registrable domain, outermost first (`['www']`); [] when none. */
   subdomainLabels: string[];
+  /**
+   * The host is itself a Public Suffix List entry (`gov.uk`, `s3.amazonaws.com`, `dweb.link`,
+   * `vitalik.eth.limo` under the `*.eth.limo` wildcard): it is then its own site, so
+   * `registrableDomain` is the host, `domainLabel` its first label and `publicSuffix` the rest.
+   */
+  hostIsSuffix: boolean;
 }
 
 export type NormalizeResult =
@@ -185,6 +191,7 @@ function parsedUrl(url: URL, host: HostParts): ParsedUrl {
     icannSuffix: host.icannSuffix,
     privateSuffix: host.privateSuffix,
     subdomainLabels: host.subdomainLabels,
+    hostIsSuffix: host.hostIsSuffix,
   };
 }
 
@@ -199,6 +206,7 @@ type HostParts = Pick<
   | 'icannSuffix'
   | 'privateSuffix'
   | 'subdomainLabels'
+  | 'hostIsSuffix'
 >;
 
 function ipUrl(url: URL, version: 4 | 6): ParsedUrl {
@@ -213,6 +221,7 @@ function ipUrl(url: URL, version: 4 | 6): ParsedUrl {
     icannSuffix: null,
     privateSuffix: false,
     subdomainLabels: [],
+    hostIsSuffix: false,
   });
 }
 
@@ -227,9 +236,21 @@ function hostUrl(url: URL, host: string): NormalizeResult {
   }
 
   const parsed = parseDomain(host, { allowPrivateDomains: true, extractHostname: false });
-  const registrable = parsed.domain;
-  if (registrable === null || (parsed.isIcann !== true && parsed.isPrivate !== true)) {
+  if (parsed.isIcann !== true && parsed.isPrivate !== true) {
     return reject('unknown_tld', 'Host has no known public top-level domain');
+  }
+  // IDNA ToUnicode is an ICU call; only punycode labels can change under it.
+  const unicode = host.includes('xn--') ? domainToUnicode(host) : host;
+  const hostnameUnicode = unicode === '' ? host : unicode;
+  const registrable = parsed.domain;
+  if (registrable === null) {
+    // The host is a public suffix itself: a government portal (`gov.uk`), a platform's own front
+    // page or path-style tenancy (`s3.amazonaws.com/bucket/…`, `dweb.link/ipfs/…`). These are
+    // real sites; judge them as their own site. A lone TLD (`https://com/`) is not one.
+    if (labels.length < 2) {
+      return reject('invalid_host', 'A top-level domain alone is not a web site');
+    }
+    return { ok: true, url: parsedUrl(url, suffixHostParts(host, hostnameUnicode, parsed)) };
   }
   // The ICANN suffix differs only under a private suffix (`x.pages.dev` → `dev`): parse again then.
   const icannSuffix =
@@ -237,13 +258,11 @@ function hostUrl(url: URL, host: string): NormalizeResult {
       ? parseDomain(host, { allowPrivateDomains: false, extractHostname: false }).publicSuffix
       : parsed.publicSuffix;
   const subdomain = parsed.subdomain ?? '';
-  // IDNA ToUnicode is an ICU call; only punycode labels can change under it.
-  const unicode = host.includes('xn--') ? domainToUnicode(host) : host;
   return {
     ok: true,
     url: parsedUrl(url, {
       hostname: host,
-      hostnameUnicode: unicode === '' ? host : unicode,
+      hostnameUnicode,
       ipVersion: null,
       registrableDomain: registrable,
       domainLabel: parsed.domainWithoutSuffix,
@@ -251,7 +270,38 @@ function hostUrl(url: URL, host: string): NormalizeResult {
       icannSuffix,
       privateSuffix: parsed.isPrivate === true,
       subdomainLabels: subdomain === '' ? [] : subdomain.split('.'),
+      hostIsSuffix: false,
     }),
+  };
+}
+
+/**
+ * Parts of a host that is a Public Suffix List entry: its own site, named by its first label,
+ * under the rest of the host as suffix (`gov.uk` → label `gov`, suffix `uk`).
+ */
+function suffixHostParts(
+  host: string,
+  hostnameUnicode: string,
+  parsed: ReturnType<typeof parseDomain>,
+): HostParts {
+  const dot = host.indexOf('.');
+  const rest = host.slice(dot + 1);
+  const icann =
+    parsed.isPrivate === true
+      ? parseDomain(host, { allowPrivateDomains: false, extractHostname: false }).publicSuffix
+      : parsed.publicSuffix;
+  return {
+    hostname: host,
+    hostnameUnicode,
+    ipVersion: null,
+    registrableDomain: host,
+    domainLabel: host.slice(0, dot),
+    publicSuffix: rest,
+    // `gov.uk` is an ICANN suffix itself; its own suffix for TLD rules is the rest (`uk`).
+    icannSuffix: icann === host ? rest : icann,
+    privateSuffix: parsed.isPrivate === true,
+    subdomainLabels: [],
+    hostIsSuffix: true,
   };
 }
 
