@@ -6,6 +6,8 @@
  * its suffix trie as an argument.
  */
 
+import type { UrlModelParams } from './model/url-model.js';
+
 /** Brand categories of `data/brands.json`. */
 export const BRAND_CATEGORIES = [
   'wallet',
@@ -51,6 +53,11 @@ export interface BrandRecord {
   tokens: string[];
   /** The main token is an ordinary word: match only whole words with phishing context. */
   common_word: boolean;
+  /**
+   * Software customers run on their own domains (Roundcube, cPanel, Outlook Web App): its name on
+   * an unrelated host or page is how it is installed, not impersonation by itself.
+   */
+  self_hosted?: boolean;
   /** Official registrable domains (PSL with private section); the first is the primary one. */
   domains: string[];
   category: BrandCategory;
@@ -58,6 +65,8 @@ export interface BrandRecord {
   country: string;
   /** `national` brands serve one country's market; their country becomes `target_country`. */
   scope: 'global' | 'national';
+  /** How the official domains were established (entries added from 2026-11-26 on). */
+  source?: string;
 }
 
 /** Kinds of shared hosting in `data/lists/hosting-platforms.json`. */
@@ -111,12 +120,24 @@ export interface RawEngineData {
   phishingWords: Record<WordGroup, string[]>;
   /** Ordinary short words and web tokens used to segment labels. */
   fillerWords: string[];
+  /**
+   * Words companies put next to their own name in their own domains (`group`, `usa`, `cdn`,
+   * `forum`), from `data/lists/company-words.json`.
+   */
+  companyWords: string[];
   /** English dictionary (SCOWL) used to segment labels and to spare real words from lookalike rules. */
   englishWords: string[];
   /** CDN and DNS edge suffixes whose host names embed customer domains by design. */
   cdnEdgeSuffixes: string[];
+  /** Suffixes of machine-named cloud service endpoints (`elb.amazonaws.com`): the model skips them. */
+  cloudEndpointSuffixes: string[];
   /** Popular registrable domains (top-site lists minus hosting platforms and shorteners). */
   popularDomains: string[];
   /** Text of `data/unicode/confusables.txt`. */
   confusables: string;
+  /**
+   * The learned URL model (`data/models/url-model.{bin,json}`), or null to run without it
+   * (training runs, and tests that measure the rules alone).
+   */
+  urlModel: { weights: Int16Array; params: UrlModelParams } | null;
 }

@@ -59,7 +59,7 @@ describe('lure fixtures', () => {
     ['gov-ezpass-toll', 'government_lure', 'ezpass'],
     ['gov-impots-fr', 'government_lure', 'dgfip'],
     ['gov-dgt-multa-es', 'government_lure', 'dgt'],
-    ['gov-polizia-locker-it', 'government_lure', null],
+    ['gov-polizia-locker-it', 'government_lure', 'polizia-di-stato'],
     ['invoice-docusign-login', 'invoice_lure', 'docusign'],
     ['invoice-telekom-rechnung-de', 'invoice_lure', 'deutsche-telekom'],
     ['invoice-onedrive-factura-es', 'invoice_lure', 'microsoft'],

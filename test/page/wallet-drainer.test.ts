@@ -52,7 +52,7 @@ describe('wallet-drainer fixtures', () => {
     'wallet-drainer-collabland-permit2': {
       kit: 'collectionInfo',
       request: 'PermitSingle signature',
-      brand: null,
+      brand: 'Collab.Land',
     },
   };
 

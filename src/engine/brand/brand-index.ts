@@ -24,6 +24,8 @@ export interface Brand {
   aliases: readonly string[];
   tokens: readonly string[];
   commonWord: boolean;
+  /** Self-hosted software (Roundcube, cPanel): its name on other hosts is an install, not a fake. */
+  selfHosted: boolean;
   domains: readonly string[];
   /** First official domain, reported as `details.official_domain`. */
   primaryDomain: string;
@@ -158,6 +160,7 @@ export class BrandIndex {
         aliases: record.aliases,
         tokens: record.tokens,
         commonWord: record.common_word,
+        selfHosted: record.self_hosted === true,
         domains: record.domains,
         primaryDomain: record.domains[0] ?? '',
         category: record.category,
@@ -167,6 +170,17 @@ export class BrandIndex {
       this.indexBrand(brand, skeleton);
       return brand;
     });
+    // Aliases after every id and display name: one brand's informal alias ("saga") must not
+    // shadow another brand's own name.
+    for (const brand of this.brands) this.indexNames(brand, brand.aliases);
+  }
+
+  private indexNames(brand: Brand, names: readonly string[]): void {
+    for (const name of names) {
+      if (!this.byName.has(name)) this.byName.set(name, brand);
+      const normalized = normalizeBrandName(name);
+      if (normalized !== '' && !this.byName.has(normalized)) this.byName.set(normalized, brand);
+    }
   }
 
   /** The brand owning this registrable domain, if any. */
@@ -255,11 +269,7 @@ export class BrandIndex {
       }
     }
     const spelled = new Set<string>();
-    for (const name of [brand.id, brand.name.toLowerCase(), ...brand.aliases]) {
-      if (!this.byName.has(name)) this.byName.set(name, brand);
-      const normalized = normalizeBrandName(name);
-      if (normalized !== '' && !this.byName.has(normalized)) this.byName.set(normalized, brand);
-    }
+    this.indexNames(brand, [brand.id, brand.name.toLowerCase()]);
     // Only the display name: aliases include informal splits ("meta mask") that are disguises.
     const words = brand.name
       .toLowerCase()
