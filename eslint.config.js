@@ -53,7 +53,7 @@ const NO_RAW_URL_PARSING = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', 'data/', '.linkguard/'] },
+  { ignores: ['dist/', 'coverage/', 'node_modules/', 'data/', '.linkguard/', '.cache/', '.eval/'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   ...tseslint.configs.stylisticTypeChecked,

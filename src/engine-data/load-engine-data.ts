@@ -3,6 +3,7 @@
  * Reads and validates the data files the engine runs on (`data/`, see data/SOURCES.md). This is
  * the I/O side of the pure engine: it runs once per process.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,11 +17,13 @@ import {
   AbusedTldsFileSchema,
   BrandsFileSchema,
   CdnEdgeFileSchema,
+  CompanyWordsFileSchema,
   FillerWordsFileSchema,
   HostingFileSchema,
   PhishingWordsFileSchema,
   PopularDomainsFileSchema,
   ShortenersFileSchema,
+  UrlModelManifestSchema,
 } from './data-schemas.js';
 
 /**
@@ -41,9 +44,14 @@ export function dataDirectory(): string {
  * Read every data file.
  *
  * @param dir data directory (default: the package's own).
+ * @param options `urlModel: false` skips the learned model (training builds the engine without
+ *   the model it is about to replace).
  * @throws {Error} naming the file and field when a file is missing or invalid.
  */
-export function loadEngineData(dir: string = dataDirectory()): RawEngineData {
+export function loadEngineData(
+  dir: string = dataDirectory(),
+  options: { urlModel: boolean } = { urlModel: true },
+): RawEngineData {
   const json = <S extends TSchema>(file: string, schema: S): Static<S> => {
     const value: unknown = JSON.parse(readFileSync(join(dir, file), 'utf8'));
     const validator = Compile(schema);
@@ -65,13 +73,45 @@ export function loadEngineData(dir: string = dataDirectory()): RawEngineData {
     abusedTlds: json('lists/abused-tlds.json', AbusedTldsFileSchema),
     phishingWords: json('lists/phishing-words.json', PhishingWordsFileSchema),
     fillerWords: json('lists/filler-words.json', FillerWordsFileSchema).words,
+    companyWords: companyWords(json('lists/company-words.json', CompanyWordsFileSchema)),
     englishWords: text('words/english-words.txt')
       .split('\n')
       .filter((w) => w !== ''),
     popularDomains: json('lists/popular-domains.json', PopularDomainsFileSchema).domains,
     cdnEdgeSuffixes: json('lists/cdn-edge-suffixes.json', CdnEdgeFileSchema).suffixes,
+    cloudEndpointSuffixes: json('lists/cloud-endpoint-suffixes.json', CdnEdgeFileSchema).suffixes,
     confusables: text('unicode/confusables.txt'),
+    urlModel: options.urlModel
+      ? readUrlModel(dir, json('models/url-model.json', UrlModelManifestSchema))
+      : null,
   };
+}
+
+function companyWords(file: Static<typeof CompanyWordsFileSchema>): string[] {
+  return [...file.geo, ...file.corporate, ...file.infrastructure, ...file.community];
+}
+
+/**
+ * The model's weights, checked against the manifest's size and SHA-256: a truncated or swapped
+ * weight file must stop the service, not score URLs with garbage.
+ */
+function readUrlModel(
+  dir: string,
+  manifest: Static<typeof UrlModelManifestSchema>,
+): RawEngineData['urlModel'] {
+  const file = join(dir, 'models', manifest.weights.file);
+  const bytes = readFileSync(file);
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  if (bytes.length !== manifest.weights.bytes || digest !== manifest.weights.sha256) {
+    throw new Error(
+      `data/models/${manifest.weights.file}: size or SHA-256 differs from the manifest`,
+    );
+  }
+  // Copy into an aligned buffer: a Buffer may start at an odd offset of Node's pool.
+  const weights = new Int16Array(bytes.length / 2);
+  new Uint8Array(weights.buffer).set(bytes);
+  const { format, hash_bits, scale, bias, thresholds } = manifest;
+  return { weights, params: { format, hash_bits, scale, bias, thresholds } };
 }
 
 let shared: Engine | undefined;

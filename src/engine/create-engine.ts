@@ -9,6 +9,7 @@ import { BoundedMemo } from './bounded-memo.js';
 import { BrandIndex } from './brand/brand-index.js';
 import { createSkeleton, parseConfusables } from './brand/skeleton.js';
 import type { RawEngineData } from './engine-data.js';
+import { UrlModel } from './model/url-model.js';
 import type { TldTier, UrlRulesContext } from './rules/analyze-url.js';
 import { HostingIndex } from './rules/hosting-index.js';
 import { LABEL_MEMO_SIZE } from './rules/read-label.js';
@@ -31,7 +32,13 @@ export function createEngine(data: RawEngineData): Engine {
   const skeleton = createSkeleton(parseConfusables(data.confusables));
   const brands = new BrandIndex(data.brands, skeleton);
   const tokens = data.brands.flatMap((brand) => brand.tokens);
-  const words = new WordIndex(data.phishingWords, data.fillerWords, data.englishWords, tokens);
+  const words = new WordIndex(
+    data.phishingWords,
+    data.fillerWords,
+    data.englishWords,
+    tokens,
+    data.companyWords,
+  );
   const hosting = new HostingIndex(data.hostingPlatforms);
 
   const redirectors = new Map<string, 'shortener' | 'link_in_bio'>();
@@ -61,6 +68,9 @@ export function createEngine(data: RawEngineData): Engine {
     tldTiers,
     popular,
     cdnEdgeSuffixes: new Set(data.cdnEdgeSuffixes),
+    cloudEndpointSuffixes: new Set(data.cloudEndpointSuffixes),
+    urlModel:
+      data.urlModel === null ? null : new UrlModel(data.urlModel.weights, data.urlModel.params),
   };
   return { context, brands };
 }

@@ -9,6 +9,8 @@ import { getDomain } from 'tldts';
 
 import type { Brand } from '../brand/brand-index.js';
 import type { WordGroup } from '../engine-data.js';
+import { modelSite } from '../model/model-site.js';
+import type { UrlModel, UrlModelScore } from '../model/url-model.js';
 import type { ParsedUrl } from '../url/normalize-url.js';
 import type { WordGroups } from '../words/word-index.js';
 import {
@@ -34,6 +36,10 @@ export interface UrlRulesContext extends LabelReaderContext {
   popular: ReadonlySet<string>;
   /** CDN/DNS edge suffixes (`edgekey.net`): their names embed customer domains by design. */
   cdnEdgeSuffixes: ReadonlySet<string>;
+  /** Machine-named cloud endpoint suffixes (`elb.amazonaws.com`): the model does not read them. */
+  cloudEndpointSuffixes: ReadonlySet<string>;
+  /** The learned lexical URL model, or null when the engine runs without it. */
+  urlModel: UrlModel | null;
 }
 
 /** Unicode findings over all labels of the host. */
@@ -74,6 +80,23 @@ export interface UrlAnalysis {
   idn: IdnSummary;
   /** A URL carried in a redirect parameter (`?url=https://…`) to another site, if any. */
   redirectTarget: string | null;
+  /**
+   * The learned URL model's reading of the site, or null when it did not score: no model loaded,
+   * an allowlisted site, a CDN edge name, an IP host or a path tenant (see `modelSite`).
+   */
+  model: UrlModelReading | null;
+}
+
+/** What the URL model said about the site. */
+export interface UrlModelReading {
+  /** The name it read (`modelSite`). */
+  site: string;
+  logit: number;
+  level: UrlModelScore['level'];
+  /** Enough to back weak evidence (a brand lookalike, a brand next to ordinary words). */
+  supports: boolean;
+  /** The n-grams that raised the score most, only when `level` is not `none`. */
+  ngrams: string[];
 }
 
 /**
@@ -155,7 +178,10 @@ export function analyzeUrl(ctx: UrlRulesContext, url: ParsedUrl): UrlAnalysis {
   // On a brand's own domain or a popular site (not a hosting tenant) only the userinfo can still
   // deceive; reading labels and path there would find nothing scoring may use, so skip it.
   const popular = registrable !== null && hosting === null && ctx.popular.has(registrable);
-  const allowlisted = hosting === null && (owner !== null || popular);
+  // A host that is itself a public suffix and no tenant (`gov.uk`, `githubusercontent.com`) is a
+  // registry's or platform operator's own name: nothing in it was chosen to deceive.
+  const platformName = url.hostIsSuffix && hosting === null;
+  const allowlisted = hosting === null && (owner !== null || popular || platformName);
   let pathWords: WordGroups = EMPTY_WORDS;
   if (!allowlisted) {
     if (siteLabel !== null) readInto(siteLabel, 'site', true);
@@ -170,7 +196,7 @@ export function analyzeUrl(ctx: UrlRulesContext, url: ParsedUrl): UrlAnalysis {
   // A brand's own domain cannot impersonate the brand; user content on it can. CDN edge names
   // spell out their customers' hosts by design, so only the userinfo and the path count there.
   const ownSite = owner !== null && hosting === null;
-  const cdnEdge = hosting === null && isUnderSuffix(url.hostname, ctx.cdnEdgeSuffixes);
+  const cdnEdge = hosting === null && isCdnEdge(ctx, url.hostname);
   const kept = ownSite
     ? []
     : dedupe(
@@ -198,6 +224,60 @@ export function analyzeUrl(ctx: UrlRulesContext, url: ParsedUrl): UrlAnalysis {
     lexical: lexicalFeatures(url, siteLabel),
     idn,
     redirectTarget: redirectTargetOf(url),
+    model: modelReads(ctx, url, hosting, allowlisted || cdnEdge)
+      ? readModel(ctx.urlModel, url, hosting, ctx.hosting.platformOf(url.hostname) !== undefined)
+      : null,
+  };
+}
+
+/**
+ * Whether the learned model reads this URL: not on allowlisted sites or CDN edges, not on
+ * machine-named cloud endpoints (unless the URL is a hosting tenant there, like an S3 bucket), and
+ * not on the bare root of an object-storage tenant, which serves an API listing, not a page.
+ */
+export function modelReads(
+  ctx: Pick<UrlRulesContext, 'cloudEndpointSuffixes'>,
+  url: ParsedUrl,
+  hosting: HostingTenant | null,
+  skip: boolean,
+): boolean {
+  if (skip) return false;
+  if (hosting === null) return !isUnderSuffix(url.hostname, ctx.cloudEndpointSuffixes);
+  return !isStorageRoot(url, hosting);
+}
+
+/** An object-storage tenant's root (`x.blob.core.windows.net/`): an API endpoint, not a page. */
+export function isStorageRoot(url: ParsedUrl, hosting: HostingTenant | null): boolean {
+  return (
+    hosting?.kind === 'storage' &&
+    hosting.tenancy === 'subdomain' &&
+    (url.pathname === '/' || url.pathname === '')
+  );
+}
+
+/** True for a CDN/DNS edge name (`www.example.com.edgekey.net`), which embeds its customer's host. */
+export function isCdnEdge(
+  ctx: Pick<UrlRulesContext, 'cdnEdgeSuffixes'>,
+  hostname: string,
+): boolean {
+  return isUnderSuffix(hostname, ctx.cdnEdgeSuffixes);
+}
+
+function readModel(
+  model: UrlModel | null,
+  url: ParsedUrl,
+  hosting: HostingTenant | null,
+  platformHost: boolean,
+): UrlModelReading | null {
+  const site = model === null ? null : modelSite(url, hosting, platformHost);
+  if (model === null || site === null) return null;
+  const { logit, level, supports } = model.score(site.site, site.suffix);
+  return {
+    site: site.site,
+    logit,
+    level,
+    supports,
+    ngrams: level === 'none' ? [] : model.explain(site.site, site.suffix),
   };
 }
 

@@ -40,6 +40,18 @@ export class HostingIndex {
   }
 
   /**
+   * The platform whose suffix the host is or ends with (longest match), whether or not the URL
+   * is a tenant: `storage.googleapis.com` and `www.weebly.com` are platform hosts.
+   */
+  platformOf(hostname: string): HostingPlatformRecord | undefined {
+    for (let start = 0; start >= 0; start = hostname.indexOf('.', start) + 1 || -1) {
+      const platform = this.bySuffix.get(hostname.slice(start));
+      if (platform !== undefined) return platform;
+    }
+    return undefined;
+  }
+
+  /**
    * The hosting tenant of a URL, or null when the URL is not user content on a shared platform.
    *
    * @param hostname ASCII host, no trailing dot.

@@ -55,10 +55,12 @@ export interface IdnReading {
 
 /**
  * What surrounds brand tokens in a label: `lure` words (login, wallet…), something `odd`
- * (numbers, letters no word explains: `0019-coinbase`, `imtoken-bw`), or only `ordinary` words
- * (`bankofbaroda-usa`, `gruposantander`) — the usual shape of a company's own secondary domains.
+ * (numbers, letters no word explains: `0019-coinbase`, `imtoken-bw`), only words companies put
+ * next to their own name (`corporate`: `bankofbaroda-usa`, `gruposantander`, `githubusercontent`,
+ * `minecraftforum` — the usual shape of a company's own secondary domains and of fan sites), or
+ * other `ordinary` words (`paypal-offer`, `coinbase-app`).
  */
-export type LabelContext = 'lure' | 'odd' | 'ordinary';
+export type LabelContext = 'lure' | 'odd' | 'corporate' | 'ordinary';
 
 /** What a label says. */
 export interface LabelReading {
@@ -96,6 +98,8 @@ const INVISIBLE = /\p{Default_Ignorable_Code_Point}/u;
 const MARKS = /\p{M}/gu;
 /** Tokens this long are distinctive enough to count between unexplained characters. */
 const LONG_TOKEN = 7;
+/** Shortest word that counts in a part other words do not fully explain. */
+const MIN_UNEXPLAINED_WORD = 6;
 
 /**
  * Read one label.
@@ -150,18 +154,39 @@ function computeReading(
     add(whole, natural ? 'exact' : 'hyphenated', label);
   }
 
+  // A distinctive token broken up by hyphens into whole parts (`meta-mask-login`). A token that
+  // starts or ends inside a part is a coincidence of spelling (`bigbank-savings` ≠ BankSA). The
+  // parts it spans are its pieces, not brands of their own (`meta` of `meta-mask` is not Meta).
+  const boundaries = hyphenBoundaries(parts);
+  const edges = [0, ...boundaries, joined.length];
+  const pieces = new Set<number>();
+  for (const hit of ctx.brands.findDistinctive(joined)) {
+    const end = hit.index + hit.entry.token.length;
+    const first = edges.indexOf(hit.index);
+    const last = edges.indexOf(end);
+    if (first < 0 || last < 0 || last - first < 2) continue;
+    add(hit.entry, 'hyphenated', label);
+    for (let k = first; k < last; k++) pieces.add(k);
+  }
+
   // The known words of the label (brand tokens aside): lure words and the context of a token.
   const segmentations = parts.map((part) => ctx.words.segment(part));
   for (const [i, segmentation] of segmentations.entries()) {
-    if (ctx.brands.token(parts[i] ?? '') !== undefined) continue;
+    const part = parts[i] ?? '';
+    if (ctx.brands.token(part) !== undefined || pieces.has(i)) continue;
+    // In a part the words do not fully explain, a short word is a coincidence of spelling
+    // (`contoso` is not the Italian lure "conto" plus two letters); a long one still counts.
+    const covered = segmentation.unknownChars === 0 || explained(ctx, part);
     for (const { word } of segmentation.words) {
-      if (ctx.brands.token(word) === undefined) words.push(word);
+      if (ctx.brands.token(word) !== undefined) continue;
+      if (covered || word.length >= MIN_UNEXPLAINED_WORD) words.push(word);
     }
   }
   const isLure = (word: string): boolean => ctx.words.isLure(word);
   const labelHasLure = words.some(isLure);
 
   for (const [i, part] of parts.entries()) {
+    if (pieces.has(i)) continue;
     const entry = ctx.brands.token(part);
     if (entry !== undefined) {
       // A brand named by an ordinary word (`orange`, `chase`) only counts next to a lure word.
@@ -177,11 +202,10 @@ function computeReading(
       const end = hit.index + hit.entry.token.length;
       const before = part.slice(0, hit.index);
       const after = part.slice(end);
+      const whole = !cutsWord(ctx, part, hit.index) && !cutsWord(ctx, part, end);
       const aligned =
-        (explained(ctx, before) && explained(ctx, after)) ||
-        (hit.entry.token.length >= LONG_TOKEN &&
-          !cutsWord(ctx, part, hit.index) &&
-          !cutsWord(ctx, part, end));
+        whole &&
+        ((explained(ctx, before) && explained(ctx, after)) || hit.entry.token.length >= LONG_TOKEN);
       if (aligned) add(hit.entry, after === 'com' ? 'embedded' : 'substring', part);
     }
     // A short token glued to words (`dhltracking`, `uspsredelivery`) counts at either end of a
@@ -191,18 +215,26 @@ function computeReading(
     const segmentWords = segmentation.words;
     for (const [k, { word }] of segmentWords.entries()) {
       const token = ctx.brands.token(word);
-      if (token === undefined || token.distinctive || token.brand.commonWord) continue;
+      if (token === undefined || (token.distinctive && !token.brand.commonWord)) continue;
       if (k !== 0 && k !== segmentWords.length - 1) continue;
-      if (!segmentWords.some((w, j) => j !== k && isLure(w.word))) continue;
+      const others = segmentWords.filter((_, j) => j !== k).map((w) => w.word);
+      const end = (segmentWords[k]?.start ?? 0) + word.length;
+      // A token cut out of an English word (`aib|otplatform` of `aibotplatform`) is no token.
+      if (cutsWord(ctx, part, segmentWords[k]?.start ?? 0) || cutsWord(ctx, part, end)) continue;
+      if (!others.some(isLure)) continue;
+      // A brand named by an ordinary word glued to words (`luckyorange`) is an ordinary compound,
+      // unless everything glued to it is web vocabulary or credential lures (`appleidverify`).
+      if (
+        token.brand.commonWord &&
+        !(
+          others.some((w) => isCredentialLure(ctx, w)) &&
+          others.every((w) => isCredentialLure(ctx, w) || ctx.words.isContext(w))
+        )
+      ) {
+        continue;
+      }
       add(token, 'segment', part);
     }
-  }
-
-  // A distinctive token broken up by hyphens (`meta-mask-login`).
-  const boundaries = hyphenBoundaries(parts);
-  for (const hit of ctx.brands.findDistinctive(joined)) {
-    const end = hit.index + hit.entry.token.length;
-    if (boundaries.some((b) => b > hit.index && b < end)) add(hit.entry, 'hyphenated', label);
   }
 
   // ASCII confusables (`paypa1`, `rnicrosoft`): compare skeletons. A label that *is* a disguised
@@ -212,8 +244,13 @@ function computeReading(
   if (idn === null) {
     const skeleton = ctx.skeleton(joined);
     const exact = skeleton === joined ? undefined : ctx.brands.tokenBySkeleton(skeleton);
-    // Short tokens collide with too many ordinary labels (`a01` → `aol`).
-    if (exact?.distinctive === true && exact.token !== joined) {
+    // Short tokens collide with ordinary labels through letter look-alikes (`rn` in a word), so a
+    // short one counts only when digits stand in for its letters (`0kx`, `dh1`).
+    if (
+      exact !== undefined &&
+      exact.token !== joined &&
+      (exact.distinctive || (!exact.brand.commonWord && digitSwap(joined, exact.token)))
+    ) {
       add(exact, 'confusable', label);
       words.length = 0;
     }
@@ -312,7 +349,9 @@ function labelContext(
   const unexplained = rest
     .split('-')
     .some((part) => part.replace(/\d+/g, '') !== '' && !explained(ctx, part.replace(/\d+/g, '')));
-  return unexplained ? 'odd' : 'ordinary';
+  if (unexplained) return 'odd';
+  const corporate = words.length > 0 && words.every((word) => ctx.words.isCompanyWord(word));
+  return corporate ? 'corporate' : 'ordinary';
 }
 
 /** True for text made entirely of known words and digits (or empty). */
@@ -337,4 +376,28 @@ function hyphenBoundaries(parts: readonly string[]): number[] {
     out.push(offset);
   }
   return out;
+}
+
+/**
+ * True when `text` is `token` with one or more letters written as look-alike digits
+ * (`0`→o, `1`→l or i) and nothing else changed.
+ */
+function digitSwap(text: string, token: string): boolean {
+  if (text.length !== token.length) return false;
+  let swapped = false;
+  for (let i = 0; i < text.length; i++) {
+    const a = text[i];
+    const b = token[i];
+    if (a === b) continue;
+    if ((a === '0' && b === 'o') || (a === '1' && (b === 'l' || b === 'i'))) swapped = true;
+    else return false;
+  }
+  return swapped;
+}
+
+/** A word of the credential, account or seed-phrase lure groups (not a prize or theme word). */
+function isCredentialLure(ctx: LabelReaderContext, word: string): boolean {
+  return ctx.words
+    .groups(word)
+    .some((group) => group === 'credential' || group === 'account' || group === 'seed');
 }

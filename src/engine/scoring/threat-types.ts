@@ -19,7 +19,7 @@ export function urlThreatTypes(
   const words = new Set<WordGroup>([...analysis.hostWords.keys(), ...analysis.pathWords.keys()]);
   const categories = new Set(findings.map((f) => f.brand.category));
   const cryptoContext =
-    [...categories].some((c) => CRYPTO_BRAND_CATEGORIES.has(c)) || words.has('crypto');
+    [...categories].some((c) => CRYPTO_BRAND_CATEGORIES.has(c)) || hasCryptoWords(analysis);
   const out = new Set<ThreatType>();
 
   if (cryptoContext && words.has('seed')) out.add('seed_phrase_phishing');
@@ -51,4 +51,45 @@ function themed(words: ReadonlySet<WordGroup>): boolean {
   return (
     words.has('delivery') || words.has('government') || words.has('invoice') || words.has('support')
   );
+}
+
+/**
+ * Words of the `crypto` group that are everyday words of other scams as well: a tax refund is
+ * `claimed`, a parcel `rescheduled`, an account `restored`. On their own they make no crypto
+ * context (a `tax-refund-claim` host is not an airdrop scam).
+ */
+const SHARED_CRYPTO_WORDS: ReadonlySet<string> = new Set([
+  'approve',
+  'backup',
+  'bonus',
+  'claim',
+  'claims',
+  'connect',
+  'connection',
+  'drop',
+  'eligibility',
+  'eligible',
+  'giveaway',
+  'import',
+  'migrate',
+  'migration',
+  'phrase',
+  'repair',
+  'restore',
+  'reward',
+  'rewards',
+  'secret',
+  'sync',
+  'synchronize',
+  'unclaimed',
+  'validate',
+  'validation',
+]);
+
+/** True when the host or path carries a crypto word that is not also everyday scam vocabulary. */
+function hasCryptoWords(analysis: UrlAnalysis): boolean {
+  for (const groups of [analysis.hostWords, analysis.pathWords]) {
+    if ((groups.get('crypto') ?? []).some((word) => !SHARED_CRYPTO_WORDS.has(word))) return true;
+  }
+  return false;
 }

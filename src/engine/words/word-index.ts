@@ -22,6 +22,7 @@ const SEGMENT_MEMO_SIZE = 50_000;
 
 export class WordIndex {
   private readonly groupsOf = new Map<string, WordGroup[]>();
+  private readonly company: ReadonlySet<string>;
   private readonly dictionary: WordDictionary;
   private readonly english: WordDictionary;
   private readonly cache = new BoundedMemo<Segmentation>(SEGMENT_MEMO_SIZE);
@@ -32,13 +33,16 @@ export class WordIndex {
    * @param filler ordinary short words and web tokens (`my`, `online`, `app`).
    * @param english the English dictionary.
    * @param extra further words to segment by, e.g. brand tokens.
+   * @param company words companies put next to their own name (`group`, `usa`, `cdn`).
    */
   constructor(
     groups: Readonly<Record<WordGroup, readonly string[]>>,
     filler: readonly string[],
     english: readonly string[],
     extra: readonly string[],
+    company: readonly string[] = [],
   ) {
+    this.company = new Set(company);
     for (const group of WORD_GROUPS) {
       for (const word of groups[group]) {
         const list = this.groupsOf.get(word);
@@ -47,7 +51,13 @@ export class WordIndex {
       }
     }
     this.english = createDictionary(english);
-    this.dictionary = createDictionary([...english, ...filler, ...this.groupsOf.keys(), ...extra]);
+    this.dictionary = createDictionary([
+      ...english,
+      ...filler,
+      ...this.groupsOf.keys(),
+      ...extra,
+      ...company,
+    ]);
   }
 
   /** Lure groups of a word ([] for none). */
@@ -61,6 +71,17 @@ export class WordIndex {
    */
   isLure(word: string): boolean {
     return this.groups(word).some((g) => g !== 'generic' && g !== 'web3');
+  }
+
+  /** True for a context word: web tokens and web3 vocabulary (`id`, `app`, `online`, `token`). */
+  isContext(word: string): boolean {
+    const groups = this.groups(word);
+    return groups.length > 0 && groups.every((g) => g === 'generic' || g === 'web3');
+  }
+
+  /** True for a word companies put next to their own name in their domains (`group`, `cdn`). */
+  isCompanyWord(word: string): boolean {
+    return this.company.has(word);
   }
 
   /** True for a word of the English dictionary. */
