@@ -45,6 +45,8 @@ export interface BrandToken {
   distinctive: boolean;
   /** Edit-distance lookalikes are only computed for distinctive tokens of ≥ 5 characters. */
   skeleton: string;
+  /** {@link lookalikeTolerance} of the token (0 for tokens never matched by edit distance). */
+  tolerance: number;
 }
 
 /** A token found inside a string by {@link BrandIndex.findDistinctive}. */
@@ -137,9 +139,11 @@ export class BrandIndex {
   private readonly byToken = new Map<string, BrandToken>();
   private readonly bySkeleton = new Map<string, BrandToken>();
   private readonly byDomainLabel = new Map<string, Brand>();
-  private readonly byPrefix = new Map<string, BrandToken[]>();
-  private readonly bySkeletonPrefix = new Map<string, BrandToken[]>();
-  private readonly deletions = new Map<string, BrandToken[]>();
+  /** First three characters as one number ({@link trigramKey}) → distinctive tokens. */
+  private readonly byPrefix = new Map<number, BrandToken[]>();
+  private readonly bySkeletonPrefix = new Map<number, BrandToken[]>();
+  /** Hash of each deletion variant (≤ tolerance characters removed) → tokens, see {@link deletionHashes}. */
+  private readonly deletions = new Map<number, BrandToken[]>();
   private readonly byName = new Map<string, Brand>();
   /** Token lengths with tolerance ≥ 1 and = 2, to skip impossible lookalike searches. */
   private readonly lookalikeLengths: [Set<number>, Set<number>] = [new Set(), new Set()];
@@ -249,10 +253,12 @@ export class BrandIndex {
     const maxDepth = near(twoEdits, 2) ? 2 : near(oneEdit, 1) ? 1 : 0;
     if (maxDepth === 0) return [];
     const hits = new Map<BrandToken, number>();
-    for (const variant of deletionVariants(label, maxDepth)) {
+    for (const variant of deletionHashes(label, maxDepth)) {
       for (const entry of this.deletions.get(variant) ?? []) {
         if (hits.has(entry) || entry.token === label) continue;
-        const limit = lookalikeTolerance(entry.token);
+        const limit = entry.tolerance;
+        // Each edit changes the length by at most one: a cheap test before the distance.
+        if (Math.abs(entry.token.length - label.length) > limit) continue;
         const distance = osaDistance(label, entry.token, limit);
         if (distance <= limit) hits.set(entry, distance);
       }
@@ -286,16 +292,17 @@ export class BrandIndex {
           token.length >= MIN_DISTINCTIVE_LENGTH &&
           tokenCore(token).length >= 3,
         skeleton: skeleton(token),
+        tolerance: lookalikeTolerance(token),
       };
       claim(this.byToken, token, entry, 'token');
       if (!this.bySkeleton.has(entry.skeleton)) this.bySkeleton.set(entry.skeleton, entry);
       if (!entry.distinctive) continue;
-      push(this.byPrefix, token.slice(0, 3), entry);
-      push(this.bySkeletonPrefix, entry.skeleton.slice(0, 3), entry);
-      const tolerance = lookalikeTolerance(token);
+      push(this.byPrefix, trigramKey(token, 0), entry);
+      push(this.bySkeletonPrefix, trigramKey(entry.skeleton, 0), entry);
+      const { tolerance } = entry;
       if (tolerance === 0) continue;
       this.lookalikeLengths[tolerance - 1]?.add(token.length);
-      for (const variant of deletionVariants(token, tolerance)) {
+      for (const variant of new Set(deletionHashes(token, tolerance))) {
         push(this.deletions, variant, entry);
       }
     }
@@ -347,20 +354,33 @@ function claim<T>(map: Map<string, T>, key: string, value: T, what: string): voi
   map.set(key, value);
 }
 
-function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+function push<K, T>(map: Map<K, T[]>, key: K, value: T): void {
   const list = map.get(key);
   if (list === undefined) map.set(key, [value]);
   else list.push(value);
 }
 
+/**
+ * A small-integer hash of three UTF-16 code units from `offset`: a map key without cutting a
+ * string. Different trigrams may share a key; callers check the candidates with `startsWith`.
+ */
+function trigramKey(text: string, offset: number): number {
+  return (
+    (Math.imul(text.charCodeAt(offset), 0x9e3779b1) ^
+      Math.imul(text.charCodeAt(offset + 1), 0x85ebca6b) ^
+      text.charCodeAt(offset + 2)) &
+    0x3fffffff
+  );
+}
+
 function findByPrefix(
   text: string,
-  index: ReadonlyMap<string, readonly BrandToken[]>,
+  index: ReadonlyMap<number, readonly BrandToken[]>,
   valueOf: (entry: BrandToken) => string,
 ): TokenHit[] {
   const hits: TokenHit[] = [];
   for (let i = 0; i + 3 <= text.length; i++) {
-    const candidates = index.get(text.slice(i, i + 3));
+    const candidates = index.get(trigramKey(text, i));
     if (candidates === undefined) continue;
     for (const entry of candidates) {
       if (text.startsWith(valueOf(entry), i)) hits.push({ entry, index: i });
@@ -369,22 +389,43 @@ function findByPrefix(
   return hits;
 }
 
-/** The string itself plus every string obtained by deleting up to `depth` characters. */
-function deletionVariants(text: string, depth: number): Set<string> {
-  const out = new Set<string>([text]);
-  let frontier = [text];
-  for (let d = 0; d < depth; d++) {
-    const next: string[] = [];
-    for (const word of frontier) {
-      for (let i = 0; i < word.length; i++) {
-        const variant = word.slice(0, i) + word.slice(i + 1);
-        if (!out.has(variant)) {
-          out.add(variant);
-          next.push(variant);
-        }
-      }
+/** Base of the polynomial hash of {@link deletionHashes} (odd, so it is invertible mod 2^32). */
+const HASH_BASE = 0x01000193;
+
+/**
+ * Hashes of `text` with 0, 1 or up to `depth` (≤ 2) characters deleted: the SymSpell deletion
+ * neighbourhood, as 32-bit polynomial hashes (mod 2^32) computed from prefix hashes in O(1) each
+ * instead of as strings — the search over a label's 2-deletion neighbourhood allocates nothing.
+ * Equal strings hash equal; a rare collision only adds a candidate that `osaDistance` rejects.
+ * Duplicates are possible (deleting either `s` of `ss`) and harmless to a look-up.
+ */
+function deletionHashes(text: string, depth: number): number[] {
+  const n = text.length;
+  const prefix = new Array<number>(n + 1);
+  const power = new Array<number>(n + 1);
+  prefix[0] = 0;
+  power[0] = 1;
+  for (let k = 0; k < n; k++) {
+    prefix[k + 1] = (Math.imul(prefix[k] ?? 0, HASH_BASE) + text.charCodeAt(k)) >>> 0;
+    power[k + 1] = Math.imul(power[k] ?? 0, HASH_BASE) >>> 0;
+  }
+  /** Hash of text[a, b). */
+  const range = (a: number, b: number): number =>
+    ((prefix[b] ?? 0) - Math.imul(prefix[a] ?? 0, power[b - a] ?? 0)) >>> 0;
+  const out: number[] = [prefix[n] ?? 0];
+  if (depth < 1) return out;
+  for (let i = 0; i < n; i++) {
+    // text without i: text[0, i) · B^(n-1-i) + text[i+1, n)
+    out.push((Math.imul(prefix[i] ?? 0, power[n - 1 - i] ?? 0) + range(i + 1, n)) >>> 0);
+  }
+  if (depth < 2) return out;
+  for (let i = 0; i < n; i++) {
+    const head = Math.imul(prefix[i] ?? 0, power[n - 2 - i] ?? 0);
+    for (let j = i + 1; j < n; j++) {
+      // text without i and j: text[0, i) · B^(n-2-i) + text[i+1, j) · B^(n-1-j) + text[j+1, n)
+      const middle = Math.imul(range(i + 1, j), power[n - 1 - j] ?? 0);
+      out.push((head + middle + range(j + 1, n)) >>> 0);
     }
-    frontier = next;
   }
   return out;
 }

@@ -135,9 +135,37 @@ function bucket(value: number, bounds: readonly number[]): number {
 }
 
 /**
- * The human-readable feature behind each n-gram of a host, for explanations: the hashed index
- * and the n-gram text (anchors `^`/`$` kept). Token and shape features are not listed: they
- * explain less than the n-grams they overlap.
+ * The `count` n-grams of a host with the largest positive `weightOf(index)`, strongest first, as
+ * text (anchors `^`/`$` kept): what explains a score. Only the winners are cut out of the string.
+ * Token and shape features are not listed: they explain less than the n-grams they overlap.
+ */
+export function topNgrams(
+  host: string,
+  suffix: string,
+  count: number,
+  weightOf: (index: number) => number,
+): string[] {
+  const name =
+    suffix !== '' && host.endsWith(`.${suffix}`) ? host.slice(0, -suffix.length - 1) : host;
+  const anchored = `^${name.slice(0, 253)}$`;
+  const best: { weight: number; index: number; start: number; n: number }[] = [];
+  for (let n = NGRAM_MIN; n <= NGRAM_MAX; n++) {
+    for (let start = 0; start + n <= anchored.length; start++) {
+      const index = hashRange(KIND.ngram * 16 + n, anchored, start, start + n);
+      const weight = weightOf(index);
+      if (weight <= 0 || best.some((b) => b.index === index)) continue;
+      if (best.length === count && weight <= (best[count - 1]?.weight ?? 0)) continue;
+      best.push({ weight, index, start, n });
+      best.sort((a, b) => b.weight - a.weight);
+      if (best.length > count) best.pop();
+    }
+  }
+  return best.map((b) => anchored.slice(b.start, b.start + b.n));
+}
+
+/**
+ * The human-readable feature behind each n-gram of a host: the hashed index and the n-gram text
+ * (anchors `^`/`$` kept), for tests and tools.
  */
 export function hostNgrams(host: string, suffix: string): { index: number; text: string }[] {
   const name =

@@ -15,8 +15,8 @@ import {
   HASH_BITS,
   type HostFeatures,
   hostFeatures,
-  hostNgrams,
   modelHost,
+  topNgrams,
 } from './host-features.js';
 
 /** Format tag of the manifest this code reads. */
@@ -100,16 +100,7 @@ export class UrlModel {
    * (`^paypa`, `login`, `.top$`). Computed only for hosts the model flags.
    */
   explain(hostname: string, suffix: string): string[] {
-    const seen = new Set<number>();
-    const ranked: { text: string; weight: number }[] = [];
-    for (const { index, text } of hostNgrams(modelHost(hostname), suffix)) {
-      if (seen.has(index)) continue;
-      seen.add(index);
-      const weight = this.weights[index] ?? 0;
-      if (weight > 0) ranked.push({ text, weight });
-    }
-    ranked.sort((a, b) => b.weight - a.weight);
-    return ranked.slice(0, EXPLAIN_COUNT).map((r) => r.text);
+    return topNgrams(modelHost(hostname), suffix, EXPLAIN_COUNT, (i) => this.weights[i] ?? 0);
   }
 }
 

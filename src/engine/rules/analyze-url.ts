@@ -182,21 +182,43 @@ export function analyzeUrl(ctx: UrlRulesContext, url: ParsedUrl): UrlAnalysis {
   // registry's or platform operator's own name: nothing in it was chosen to deceive.
   const platformName = url.hostIsSuffix && hosting === null;
   const allowlisted = hosting === null && (owner !== null || popular || platformName);
+  const cdnEdge = hosting === null && isCdnEdge(ctx, url.hostname);
+  const model = modelReads(ctx, url, hosting, allowlisted || cdnEdge)
+    ? readModel(ctx.urlModel, url, hosting, ctx.hosting.platformOf(url.hostname) !== undefined)
+    : null;
+  const tldTier = tld === null ? null : (ctx.tldTiers.get(tld) ?? null);
   let pathWords: WordGroups = EMPTY_WORDS;
   if (!allowlisted) {
-    if (siteLabel !== null) readInto(siteLabel, 'site', true);
     for (const label of subdomainLabels) readInto(label, 'subdomain', false);
     const labelsLeftOfSuffix =
       siteLabel === null ? subdomainLabels : [...subdomainLabels, siteLabel];
     findings.push(...embeddedDomains(ctx, labelsLeftOfSuffix));
     pathWords = readPath(ctx, url, findings);
+    if (siteLabel !== null) {
+      // A lookalike alone counts only with the model's support or corroboration (scoring), and
+      // the edit-distance search is the costliest step of reading a label: skip it when neither
+      // can be there. Without a model every lookalike is searched, as the rules alone need.
+      const lureNearby =
+        hostWords.some((word) => ctx.words.isLure(word)) ||
+        [...pathWords.keys()].some(isLureGroup) ||
+        readLabel(ctx, siteLabel, unicodeOf(siteLabel), tld ?? '', false).words.some((word) =>
+          ctx.words.isLure(word),
+        );
+      const lookalikes =
+        ctx.urlModel === null ||
+        model?.supports === true ||
+        lureNearby ||
+        tldTier === 'a' ||
+        tldTier === 'b' ||
+        (hosting !== null && !isStorageRoot(url, hosting));
+      readInto(siteLabel, 'site', lookalikes);
+    }
   }
   findings.push(...userinfoFindings(ctx, url));
 
   // A brand's own domain cannot impersonate the brand; user content on it can. CDN edge names
   // spell out their customers' hosts by design, so only the userinfo and the path count there.
   const ownSite = owner !== null && hosting === null;
-  const cdnEdge = hosting === null && isCdnEdge(ctx, url.hostname);
   const kept = ownSite
     ? []
     : dedupe(
@@ -217,16 +239,14 @@ export function analyzeUrl(ctx: UrlRulesContext, url: ParsedUrl): UrlAnalysis {
     siteLabel,
     redirector,
     tld,
-    tldTier: tld === null ? null : (ctx.tldTiers.get(tld) ?? null),
+    tldTier,
     findings: kept,
     hostWords: ctx.words.groupWords(hostWords),
     pathWords,
     lexical: lexicalFeatures(url, siteLabel),
     idn,
     redirectTarget: redirectTargetOf(url),
-    model: modelReads(ctx, url, hosting, allowlisted || cdnEdge)
-      ? readModel(ctx.urlModel, url, hosting, ctx.hosting.platformOf(url.hostname) !== undefined)
-      : null,
+    model,
   };
 }
 

@@ -119,10 +119,47 @@ export function readLabel(
   lookalikes: boolean,
 ): LabelReading {
   // The TLD only matters for IDNs (whole-script rule); readings are never mutated by callers.
-  const key = `${lookalikes ? 'L' : 'S'}${unicodeLabel === label ? '' : tld}|${label}`;
-  const memo = ctx.labelMemo.get(key);
-  if (memo !== undefined) return memo;
-  return ctx.labelMemo.remember(key, computeReading(ctx, label, unicodeLabel, tld, lookalikes));
+  const key = `S${unicodeLabel === label ? '' : tld}|${label}`;
+  const base =
+    ctx.labelMemo.get(key) ??
+    ctx.labelMemo.remember(key, computeReading(ctx, label, unicodeLabel, tld));
+  if (!lookalikes || base.matches.length > 0) return base;
+  // The edit-distance search is the costliest step, done only when asked and nothing else matched.
+  const lookalikeKey = `L${key}`;
+  return (
+    ctx.labelMemo.get(lookalikeKey) ??
+    ctx.labelMemo.remember(lookalikeKey, withLookalikes(ctx, label, base))
+  );
+}
+
+/** A reading extended with edit-distance lookalikes of the label (or its longer parts). */
+function withLookalikes(ctx: LabelReaderContext, label: string, base: LabelReading): LabelReading {
+  const parts = label.split(/[-_]+/).filter((part) => part !== '');
+  const joined = parts.join('');
+  const words = [...base.words];
+  const labelHasLure = words.some((word) => ctx.words.isLure(word));
+  const matches: TokenMatch[] = [];
+  for (const candidate of lookalikeCandidates(ctx, joined, parts, labelHasLure)) {
+    const hits = ctx.brands.findLookalikes(candidate);
+    for (const hit of hits) {
+      if (matches.some((m) => m.entry === hit.entry)) continue;
+      matches.push({
+        entry: hit.entry,
+        how: 'lookalike',
+        distance: hit.distance,
+        matched: candidate,
+      });
+    }
+    // The words segmented out of the lookalike itself (`paypai` → "pay") are not lure words.
+    if (hits.length > 0) removeWordsOf(ctx, candidate, words);
+  }
+  if (matches.length === 0) return base;
+  return {
+    matches,
+    words,
+    idn: base.idn,
+    context: labelContext(ctx, parts, words, matches, labelHasLure),
+  };
 }
 
 function computeReading(
@@ -130,7 +167,6 @@ function computeReading(
   label: string,
   unicodeLabel: string,
   tld: string,
-  lookalikes: boolean,
 ): LabelReading {
   const matches: TokenMatch[] = [];
   const words: string[] = [];
@@ -266,14 +302,6 @@ function computeReading(
     }
   }
 
-  if (lookalikes && matches.length === 0) {
-    for (const candidate of lookalikeCandidates(ctx, joined, parts, labelHasLure)) {
-      const hits = ctx.brands.findLookalikes(candidate);
-      for (const hit of hits) add(hit.entry, 'lookalike', candidate, hit.distance);
-      // The words segmented out of the lookalike itself (`paypai` → "pay") are not lure words.
-      if (hits.length > 0) removeWordsOf(ctx, candidate, words);
-    }
-  }
   return { matches, words, idn, context: labelContext(ctx, parts, words, matches, labelHasLure) };
 }
 

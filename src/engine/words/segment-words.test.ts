@@ -84,11 +84,16 @@ describe('segmentWords', () => {
     }
   });
 
-  it('builds prefixes so the search stops early, and ignores 1-letter words', () => {
-    const dictionary = createDictionary(['paypal', 'a']);
-    expect(dictionary.prefixes.has('pa')).toBe(true);
-    expect(dictionary.prefixes.has('paypal')).toBe(true);
+  it('builds a trie that shares prefixes and marks words, and ignores 1-letter words', () => {
+    const dictionary = createDictionary(['paypal', 'pay', 'a']);
+    // p-a-y-p-a-l: six nodes below the root, `pay` reuses the first three.
+    expect(dictionary.edges.size).toBe(6);
+    expect([...dictionary.terminal].filter((t) => t === 1)).toHaveLength(2);
     expect(dictionary.words.has('a')).toBe(false);
+    expect(segmentWords('payday', dictionary)).toEqual({
+      words: words(['pay', 0]),
+      unknownChars: 3,
+    });
     expect(segmentWords('xpaypal', dictionary)).toEqual({
       words: words(['paypal', 1]),
       unknownChars: 1,

@@ -7,8 +7,8 @@
  *
  * Dynamic programming over the label: each dictionary word costs 1, each character no word covers
  * costs {@link UNKNOWN_CHAR_COST}, and the cheapest split wins, so longer real words beat fragments.
- * The dictionary carries the set of all word prefixes, so the inner loop stops as soon as the
- * text under it cannot begin any word (a few steps instead of one per possible word length).
+ * The dictionary is a trie with integer-keyed transitions, so the inner loop walks characters
+ * without cutting strings and stops as soon as the text under it cannot begin any word.
  */
 
 /** A word found in a label, with its offset. */
@@ -24,12 +24,17 @@ export interface Segmentation {
   unknownChars: number;
 }
 
-/** Words plus their prefixes, built once by {@link createDictionary}. */
+/** Words and their trie, built once by {@link createDictionary}. */
 export interface WordDictionary {
   readonly words: ReadonlySet<string>;
-  /** Every prefix (2+ characters) of every word, words included. */
-  readonly prefixes: ReadonlySet<string>;
+  /** Trie transitions: `node * ALPHABET + charCode` → child node; node 0 is the root. */
+  readonly edges: ReadonlyMap<number, number>;
+  /** `terminal[node] === 1` when the path to `node` spells a word. */
+  readonly terminal: Uint8Array;
 }
+
+/** Transition key space per node: char codes below 128 (labels are ASCII after IDNA). */
+const ALPHABET = 128;
 
 /** Cost of leaving one character unexplained; > 1 so that one word beats two fragments. */
 const UNKNOWN_CHAR_COST = 1.6;
@@ -41,13 +46,27 @@ const UNKNOWN_CHAR_COST = 1.6;
  */
 export function createDictionary(words: Iterable<string>): WordDictionary {
   const set = new Set<string>();
-  const prefixes = new Set<string>();
+  const edges = new Map<number, number>();
+  const terminals: number[] = [];
+  let nodes = 1;
   for (const word of words) {
-    if (word.length < 2) continue;
+    if (word.length < 2 || set.has(word) || /[^\x00-\x7f]/.test(word)) continue;
     set.add(word);
-    for (let i = 2; i <= word.length; i++) prefixes.add(word.slice(0, i));
+    let node = 0;
+    for (let i = 0; i < word.length; i++) {
+      const key = node * ALPHABET + word.charCodeAt(i);
+      let next = edges.get(key);
+      if (next === undefined) {
+        next = nodes++;
+        edges.set(key, next);
+      }
+      node = next;
+    }
+    terminals.push(node);
   }
-  return { words: set, prefixes };
+  const terminal = new Uint8Array(nodes);
+  for (const node of terminals) terminal[node] = 1;
+  return { words: set, edges, terminal };
 }
 
 /**
@@ -71,10 +90,13 @@ export function segmentWords(text: string, dictionary: WordDictionary): Segmenta
       from[start + 1] = start;
       isWord[start + 1] = 0;
     }
-    for (let end = start + 2; end <= n; end++) {
-      const piece = text.slice(start, end);
-      if (!dictionary.prefixes.has(piece)) break;
-      if (dictionary.words.has(piece) && base + 1 < (cost[end] ?? 0)) {
+    let node = 0;
+    for (let end = start + 1; end <= n; end++) {
+      const code = text.charCodeAt(end - 1);
+      const next = code < ALPHABET ? dictionary.edges.get(node * ALPHABET + code) : undefined;
+      if (next === undefined) break;
+      node = next;
+      if (end - start >= 2 && dictionary.terminal[node] === 1 && base + 1 < (cost[end] ?? 0)) {
         cost[end] = base + 1;
         from[end] = start;
         isWord[end] = 1;
