@@ -50,7 +50,7 @@ export function createDictionary(words: Iterable<string>): WordDictionary {
   const terminals: number[] = [];
   let nodes = 1;
   for (const word of words) {
-    if (word.length < 2 || set.has(word) || /[^\x00-\x7f]/.test(word)) continue;
+    if (word.length < 2 || set.has(word) || !isAscii(word)) continue;
     set.add(word);
     let node = 0;
     for (let i = 0; i < word.length; i++) {
@@ -113,4 +113,10 @@ export function segmentWords(text: string, dictionary: WordDictionary): Segmenta
   }
   words.reverse();
   return { words, unknownChars };
+}
+
+/** True when every character is ASCII (the trie's alphabet). */
+function isAscii(word: string): boolean {
+  for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) >= ALPHABET) return false;
+  return true;
 }
