@@ -9,8 +9,8 @@ import type { PageContext, PageView } from '../../src/engine/page/page-context.j
 import type { PageFinding } from '../../src/engine/page/page-finding.js';
 import { parsePage } from '../../src/engine/page/parse-page.js';
 import { normalizeUrl } from '../../src/engine/url/normalize-url.js';
-import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
 import { fixtureDocument, fixtureUrl, type PageFixture } from './page-fixtures.js';
+import { rulesEngine } from './rules-engine.js';
 
 export interface AnalyzerInput {
   page: PageView;
@@ -21,7 +21,7 @@ export interface AnalyzerInput {
 export function urlContext(url: string, fresh: boolean | null = null): PageContext {
   const parsed = normalizeUrl(url);
   if (!parsed.ok) throw new Error(`${url}: ${parsed.message}`);
-  return createPageContext(defaultEngine(), parsed.url, fresh);
+  return createPageContext(rulesEngine(), parsed.url, fresh);
 }
 
 /** An inline page at `url`. */

@@ -14,8 +14,8 @@ import type { PageDocument } from '../../src/engine/page/page-document.js';
 import type { PageFinding } from '../../src/engine/page/page-finding.js';
 import { parsePage } from '../../src/engine/page/parse-page.js';
 import { normalizeUrl } from '../../src/engine/url/normalize-url.js';
-import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
 import { type PageEntry, readPageCorpus } from '../../src/evaluation/page-corpus.js';
+import { rulesEngine } from './rules-engine.js';
 
 export const PAGES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'pages');
 
@@ -66,7 +66,7 @@ export function fixtureDocument(fixture: PageFixture): PageDocument {
 export function analyzeFixture(fixture: PageFixture, fresh: boolean | null = null): PageAnalysis {
   const parsed = normalizeUrl(fixtureUrl(fixture));
   if (!parsed.ok) throw new Error(`fixture ${fixture.id}: ${parsed.message}`);
-  const context = createPageContext(defaultEngine(), parsed.url, fresh);
+  const context = createPageContext(rulesEngine(), parsed.url, fresh);
   return analyzePage(fixtureDocument(fixture), context);
 }
 

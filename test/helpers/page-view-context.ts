@@ -8,8 +8,8 @@ import { createPageContext } from '../../src/engine/page/create-page-context.js'
 import type { PageContext, PageView } from '../../src/engine/page/page-context.js';
 import { parsePage } from '../../src/engine/page/parse-page.js';
 import { normalizeUrl } from '../../src/engine/url/normalize-url.js';
-import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
 import { fixtureDocument, fixtureUrl, type PageFixture } from './page-fixtures.js';
+import { rulesEngine } from './rules-engine.js';
 
 /** The view of an inline HTML page. */
 export function htmlView(html: string): PageView {
@@ -24,7 +24,7 @@ export function htmlView(html: string): PageView {
 export function urlContext(url: string, fresh: boolean | null = null): PageContext {
   const parsed = normalizeUrl(url);
   if (!parsed.ok) throw new Error(`${url}: ${parsed.message}`);
-  return createPageContext(defaultEngine(), parsed.url, fresh);
+  return createPageContext(rulesEngine(), parsed.url, fresh);
 }
 
 /** A corpus fixture's view (its same-host scripts filled in) and context. */

@@ -11,7 +11,6 @@ import { createPageContext } from '../../src/engine/page/create-page-context.js'
 import type { PageFinding } from '../../src/engine/page/page-finding.js';
 import { parsePage } from '../../src/engine/page/parse-page.js';
 import { normalizeUrl } from '../../src/engine/url/normalize-url.js';
-import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
 import {
   BENIGN_FIXTURES,
   fixtureDocument,
@@ -20,6 +19,7 @@ import {
   type PageFixture,
   pageFixture,
 } from '../helpers/page-fixtures.js';
+import { rulesEngine } from '../helpers/rules-engine.js';
 
 /** Findings of the credential analyzer for `html` served at `url`. */
 function analyze(html: string, url: string, fresh: boolean | null = null): PageFinding[] {
@@ -27,7 +27,7 @@ function analyze(html: string, url: string, fresh: boolean | null = null): PageF
   if (!parsed.ok) throw new Error(url);
   return analyzeCredentials(
     pageView(parsePage(html)),
-    createPageContext(defaultEngine(), parsed.url, fresh),
+    createPageContext(rulesEngine(), parsed.url, fresh),
   );
 }
 
@@ -36,7 +36,7 @@ function analyzeFixturePage(fixture: PageFixture): PageFinding[] {
   if (!parsed.ok) throw new Error(fixture.id);
   return analyzeCredentials(
     pageView(fixtureDocument(fixture)),
-    createPageContext(defaultEngine(), parsed.url, null),
+    createPageContext(rulesEngine(), parsed.url, null),
   );
 }
 
@@ -368,7 +368,7 @@ describe('registry', () => {
     if (!parsed.ok) throw new Error('url');
     const analysis = analyzePage(
       parsePage(`<title>PayPal</title>${LOGIN}`),
-      createPageContext(defaultEngine(), parsed.url, null),
+      createPageContext(rulesEngine(), parsed.url, null),
     );
     expect(analysis.findings.map((f) => f.id)).toContain('credential_brand_mismatch');
   });

@@ -11,12 +11,12 @@ import type { LlmVerdict } from '../../src/engine/page/llm-verdict.js';
 import type { PageContext } from '../../src/engine/page/page-context.js';
 import type { PageFinding } from '../../src/engine/page/page-finding.js';
 import { normalizeUrl } from '../../src/engine/url/normalize-url.js';
-import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
+import { rulesEngine } from '../helpers/rules-engine.js';
 
 function contextFor(url: string): PageContext {
   const parsed = normalizeUrl(url);
   if (!parsed.ok) throw new Error(parsed.message);
-  return createPageContext(defaultEngine(), parsed.url, null);
+  return createPageContext(rulesEngine(), parsed.url, null);
 }
 
 /** An unknown site on an abused TLD: the usual place the judge is asked about. */

@@ -14,7 +14,6 @@ import { type LlmPageSummary, summarizeForLlm } from '../../src/engine/page/llm-
 import type { LlmVerdict } from '../../src/engine/page/llm-verdict.js';
 import { parsePage } from '../../src/engine/page/parse-page.js';
 import { normalizeUrl } from '../../src/engine/url/normalize-url.js';
-import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
 import { createHttpClient, type HttpClient } from '../../src/net/index.js';
 import { LlmError, type LlmErrorCode } from '../../src/page/llm/llm-error.js';
 import { createLlmJudge, type LlmJudge } from '../../src/page/llm/llm-judge.js';
@@ -24,6 +23,7 @@ import {
   type ChatRequest,
   startChatCompletionsServer,
 } from '../helpers/chat-completions-server.js';
+import { rulesEngine } from '../helpers/rules-engine.js';
 
 const API_KEY = 'sk-test-SECRET-0123456789abcdefghij';
 const MODEL = 'gpt-test-mini';
@@ -59,7 +59,7 @@ function summaryOf(html: string, url = PAGE_URL): LlmPageSummary {
   if (!parsed.ok) throw new Error(parsed.message);
   return summarizeForLlm({
     doc: parsePage(html),
-    context: createPageContext(defaultEngine(), parsed.url, true),
+    context: createPageContext(rulesEngine(), parsed.url, true),
     findings: [],
     submittedUrl: url,
     finalUrl: url,

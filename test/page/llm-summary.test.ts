@@ -10,13 +10,13 @@ import type { PageDocument } from '../../src/engine/page/page-document.js';
 import type { PageFinding } from '../../src/engine/page/page-finding.js';
 import { parsePage } from '../../src/engine/page/parse-page.js';
 import { normalizeUrl } from '../../src/engine/url/normalize-url.js';
-import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
 import { fixtureDocument, fixtureUrl, pageFixture } from '../helpers/page-fixtures.js';
+import { rulesEngine } from '../helpers/rules-engine.js';
 
 function contextFor(url: string) {
   const parsed = normalizeUrl(url);
   if (!parsed.ok) throw new Error(parsed.message);
-  return createPageContext(defaultEngine(), parsed.url, null);
+  return createPageContext(rulesEngine(), parsed.url, null);
 }
 
 function summarize(

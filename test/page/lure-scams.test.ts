@@ -11,7 +11,6 @@ import { createPageContext } from '../../src/engine/page/create-page-context.js'
 import type { PageFinding } from '../../src/engine/page/page-finding.js';
 import { parsePage } from '../../src/engine/page/parse-page.js';
 import { normalizeUrl } from '../../src/engine/url/normalize-url.js';
-import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
 import {
   BENIGN_FIXTURES,
   fixtureDocument,
@@ -19,13 +18,14 @@ import {
   type PageFixture,
   pageFixture,
 } from '../helpers/page-fixtures.js';
+import { rulesEngine } from '../helpers/rules-engine.js';
 
 function analyze(html: string, url: string): PageFinding[] {
   const parsed = normalizeUrl(url);
   if (!parsed.ok) throw new Error(url);
   return analyzeLureScams(
     pageView(parsePage(html)),
-    createPageContext(defaultEngine(), parsed.url, null),
+    createPageContext(rulesEngine(), parsed.url, null),
   );
 }
 
@@ -34,7 +34,7 @@ function analyzeFixturePage(fixture: PageFixture): PageFinding[] {
   if (!parsed.ok) throw new Error(fixture.id);
   return analyzeLureScams(
     pageView(fixtureDocument(fixture)),
-    createPageContext(defaultEngine(), parsed.url, null),
+    createPageContext(rulesEngine(), parsed.url, null),
   );
 }
 
@@ -205,7 +205,9 @@ describe('delivery lures', () => {
 });
 
 describe('government lures', () => {
-  const text = '<h1>Polizia di Stato</h1><p>Devi pagare una sanzione amministrativa di € 100.</p>';
+  // An authority the brand catalog does not list (Polizia di Stato joined it in 2026-11).
+  const text =
+    "<h1>Ministero dell'Interno</h1><p>Devi pagare una sanzione amministrativa di € 100.</p>";
   const locker = `${text}<form><input name="psc1"><input name="psc2"><input name="psc3"></form>`;
 
   it('an authority named in text with a fine and a voucher form, without a catalog brand', () => {

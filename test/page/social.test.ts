@@ -13,7 +13,6 @@ import { createPageContext } from '../../src/engine/page/create-page-context.js'
 import type { PageFinding } from '../../src/engine/page/page-finding.js';
 import { parsePage } from '../../src/engine/page/parse-page.js';
 import { normalizeUrl } from '../../src/engine/url/normalize-url.js';
-import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
 import {
   BENIGN_FIXTURES,
   fixtureDocument,
@@ -22,13 +21,14 @@ import {
   type PageFixture,
   pageFixture,
 } from '../helpers/page-fixtures.js';
+import { rulesEngine } from '../helpers/rules-engine.js';
 
 function analyze(html: string, url = 'https://example-shop.com/'): PageFinding[] {
   const parsed = normalizeUrl(url);
   if (!parsed.ok) throw new Error(url);
   return analyzeSocialEngineering(
     pageView(parsePage(html)),
-    createPageContext(defaultEngine(), parsed.url, null),
+    createPageContext(rulesEngine(), parsed.url, null),
   );
 }
 
@@ -37,7 +37,7 @@ function analyzeFixturePage(fixture: PageFixture, withLure = false): PageFinding
   const parsed = normalizeUrl(fixtureUrl(fixture));
   if (!parsed.ok) throw new Error(fixture.id);
   const view = pageView(fixtureDocument(fixture));
-  const context = createPageContext(defaultEngine(), parsed.url, null);
+  const context = createPageContext(rulesEngine(), parsed.url, null);
   return [
     ...analyzeSocialEngineering(view, context),
     ...(withLure ? analyzeLureScams(view, context) : []),

@@ -149,6 +149,9 @@ export class BrandIndex {
   private readonly lookalikeLengths: [Set<number>, Set<number>] = [new Set(), new Set()];
   private readonly lookalikeMemo = new BoundedMemo<LookalikeHit[]>(LOOKALIKE_MEMO_SIZE);
   private readonly spelledNames = new Map<Brand, Set<string>>();
+  private readonly skeleton: (text: string) => string;
+  /** Non-ASCII characters → their ASCII look-alike ('' when they have none). */
+  private readonly folds = new Map<string, string>();
 
   /**
    * @param records the catalog, already validated by the loader.
@@ -157,6 +160,7 @@ export class BrandIndex {
    *   this guards hand edits).
    */
   constructor(records: readonly BrandRecord[], skeleton: (text: string) => string) {
+    this.skeleton = skeleton;
     this.brands = records.map((record) => {
       const brand: Brand = {
         id: record.id,
@@ -221,6 +225,32 @@ export class BrandIndex {
    */
   brandByName(name: string): Brand | undefined {
     return this.byName.get(name.trim().toLowerCase()) ?? this.byName.get(normalizeBrandName(name));
+  }
+
+  /**
+   * `text` with every non-ASCII letter that looks like an ASCII letter written as that letter
+   * (UTS #39 confusable prototypes: Latin `ɑ`, Greek `α`, Cyrillic `а` → `a`), so a page that
+   * writes `Chɑse` or `Chαse` names Chase. ASCII text is returned as is: the skeleton's own ASCII
+   * mappings (`m` → `rn`) would garble ordinary words.
+   */
+  foldHomoglyphs(text: string): string {
+    let out = '';
+    let changed = false;
+    for (const char of text) {
+      if (char.charCodeAt(0) < 128) {
+        out += char;
+        continue;
+      }
+      let folded = this.folds.get(char);
+      if (folded === undefined) {
+        const prototype = this.skeleton(char);
+        folded = /^[\x21-\x7e]+$/.test(prototype) && prototype.length <= 2 ? prototype : char;
+        if (this.folds.size < 4096) this.folds.set(char, folded);
+      }
+      if (folded !== char) changed = true;
+      out += folded;
+    }
+    return changed ? out : text;
   }
 
   /** Every distinctive token occurring as a substring of `text` (raw characters). */

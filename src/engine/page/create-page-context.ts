@@ -32,6 +32,7 @@ export function createPageContext(
       analysis.hosting !== null ||
       analysis.tldTier === 'a' ||
       analysis.tldTier === 'b' ||
-      findings.length > 0,
+      findings.length > 0 ||
+      (analysis.model !== null && analysis.model.level !== 'none'),
   };
 }

@@ -25,13 +25,18 @@ const COPYRIGHT =
   /(?:©|&copy;|\(c\)|copyright)\s*(?:\d{4}(?:\s*[-–]\s*\d{4})?)?\s*([^.|•·\n]{2,60})/giu;
 const WORD = /[\p{L}\p{N}&]+(?:['’.][\p{L}\p{N}]+)*/gu;
 
-/** Brands named by `text`, by word n-grams of up to four words. */
-export function brandsInText(text: string, brands: BrandIndex): Brand[] {
+/**
+ * Brands named by `text`, by word n-grams of up to four words. Diacritics are stripped and
+ * look-alike letters of other scripts folded first, so `ḌḤL`, `Chɑse` and `Chαse` read as DHL
+ * and Chase.
+ *
+ * @param every one entry per mention instead of per brand.
+ */
+export function brandsInText(text: string, brands: BrandIndex, every = false): Brand[] {
   const words =
-    text
+    brands
+      .foldHomoglyphs(text.normalize('NFKD').replace(/\p{M}+/gu, ''))
       .toLowerCase()
-      .normalize('NFKD')
-      .replace(/\p{M}+/gu, '')
       .match(WORD) ?? [];
   const found: Brand[] = [];
   for (let i = 0; i < words.length; i += 1) {
@@ -39,7 +44,7 @@ export function brandsInText(text: string, brands: BrandIndex): Brand[] {
       const phrase = words.slice(i, i + n).join(' ');
       const brand = brands.brandByName(phrase);
       if (brand !== undefined && namesBrand(brand, phrase)) {
-        if (!found.includes(brand)) found.push(brand);
+        if (every || !found.includes(brand)) found.push(brand);
         i += n - 1;
         break;
       }
@@ -72,6 +77,9 @@ export function identityBrands(doc: PageDocument, brands: BrandIndex): NamedBran
     if (text === '') return;
     for (const brand of brandsInText(text, brands)) {
       if (strict && brand.commonWord) continue;
+      // An ordinary word names its brand where a name starts: "Chase | Sign in", "Orange
+      // Espace Client" — not inside another name ("Astral Guild Forum" is not Guild.xyz).
+      if (brand.commonWord && !startsSegment(text, brand, brands)) continue;
       const places = byBrand.get(brand) ?? new Set<string>();
       places.add(place);
       byBrand.set(brand, places);
@@ -87,9 +95,39 @@ export function identityBrands(doc: PageDocument, brands: BrandIndex): NamedBran
   for (const match of doc.text.slice(-BODY_SCAN_CHARS).matchAll(COPYRIGHT)) {
     add('copyright', match[1] ?? '', false);
   }
+  // A distinctive brand name repeated at the top of what the visitor reads: kits that show the
+  // brand only in body text and images (`DHL`, written `ḌḤL`, in a parcel-fee page).
+  for (const brand of repeatedBrands(doc.visibleText.slice(0, TOP_TEXT_CHARS), brands)) {
+    const places = byBrand.get(brand) ?? new Set<string>();
+    places.add('text');
+    byBrand.set(brand, places);
+  }
   return [...byBrand]
     .map(([brand, places]) => ({ brand, places: [...places] }))
     .sort((a, b) => b.places.length - a.places.length);
+}
+
+/** Separators between the parts of a title or site name (`Sign in | Chase`, `Chase - Login`). */
+const SEGMENT = /\s*(?:[|:·•–—/,]|\s-\s)\s*/u;
+
+/** True when one of `text`'s segments begins with a name of `brand`. */
+function startsSegment(text: string, brand: Brand, brands: BrandIndex): boolean {
+  return text.split(SEGMENT).some((segment) => {
+    const words = brandsInText(segment, brands, true);
+    return words[0] === brand && brandsInText(segment.split(/\s+/).slice(0, 3).join(' '), brands)[0] === brand;
+  });
+}
+
+/** Visible text read for repeated brand names (characters). */
+const TOP_TEXT_CHARS = 3000;
+
+/** Brands (not ordinary words) named at least twice in `text`. */
+function repeatedBrands(text: string, brands: BrandIndex): Brand[] {
+  const counts = new Map<Brand, number>();
+  for (const brand of brandsInText(text, brands, true)) {
+    if (!brand.commonWord) counts.set(brand, (counts.get(brand) ?? 0) + 1);
+  }
+  return [...counts].filter(([, n]) => n >= 2).map(([brand]) => brand);
 }
 
 /** Brands named in the first part of the body text (for category rules: carriers, agencies). */

@@ -25,7 +25,7 @@ export interface PageContext {
   reputable: boolean;
   /**
    * Risky infrastructure per detection.md §2.1: fresh domain, free hosting or tunnel, tier A/B
-   * abused TLD, or a URL-level brand finding.
+   * abused TLD, a URL-level brand finding, or a name the learned URL model flags.
    */
   riskyInfrastructure: boolean;
 }

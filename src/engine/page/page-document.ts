@@ -96,6 +96,8 @@ export interface PageDocument {
   icons: string[];
   /** `href` of `<link rel=stylesheet>`. */
   stylesheets: string[];
+  /** `href` of the first `<link rel=canonical>`, or null: the address a page says is its own. */
+  canonical: string | null;
   /** Contents of `<style>` elements. */
   styles: string[];
   /** HTML comments (mark of the web, SingleFile and HTTrack notes). */

@@ -117,6 +117,7 @@ export function parsePage(html: string): PageDocument {
   const iframes: string[] = [];
   const icons: string[] = [];
   const stylesheets: string[] = [];
+  let canonical: string | null = null;
   const styles: string[] = [];
   const comments: string[] = [];
   const handlers: PageHandler[] = [];
@@ -269,6 +270,7 @@ export function parsePage(html: string): PageDocument {
             if (href === '') break;
             if (ICON_RELS.has(rel)) push(icons, href);
             else if (rel === 'stylesheet') push(stylesheets, href);
+            else if (rel === 'canonical') canonical ??= href;
             break;
           }
           case 'button':
@@ -390,6 +392,7 @@ export function parsePage(html: string): PageDocument {
     iframes,
     icons,
     stylesheets,
+    canonical,
     styles,
     comments,
     handlers,

@@ -30,8 +30,15 @@ import type { ThreatType } from '../../verdict.js';
 import type { PageContext, PageView } from '../page-context.js';
 import type { PageDocument } from '../page-document.js';
 import { excerpt, type PageFinding } from '../page-finding.js';
-import { brandClaims, describeClaim } from './brand-claims.js';
-import { ACCOUNT_LURE, CLONE_COMMENTS, CLONE_META } from './credential-patterns.js';
+import { type BrandClaim, brandClaims, describeClaim } from './brand-claims.js';
+import {
+  ACCOUNT_LURE,
+  CLONE_COMMENTS,
+  CLONE_META,
+  DOCUMENT_LURE,
+  IDENTITY_DOCUMENT,
+  WEBMAIL_LURE,
+} from './credential-patterns.js';
 import { pageDocuments } from './decoded-documents.js';
 import { exfiltrationChannels, type ExfiltrationKind } from './exfiltration-channels.js';
 import { paymentLure } from './lure-scams.js';
@@ -80,16 +87,153 @@ export function analyzeCredentials(page: PageView, context: PageContext): PageFi
     fields.password.length > 0 ||
     fields.scriptPassword !== null ||
     (fields.otp.length > 0 && !card);
+  const claims = brandClaims(docs, context);
+  const lure = credentialLure(page, docs);
   if (login || card) {
     const exfiltration = findExfiltration(page, fields, context);
-    const mismatch = brandMismatch(page, context, docs, fields, login, exfiltration);
+    const mismatch = brandMismatch(page, context, docs, fields, login, exfiltration, claims, lure);
     if (mismatch !== null) findings.push(mismatch);
+    else if (login && lure !== null && !context.reputable) {
+      findings.push(lureFinding(context, fields, lure, exfiltration));
+    }
     if (exfiltration.length > 0) {
       findings.push(exfiltrationFinding(page, context, fields, login, exfiltration));
     }
+  } else {
+    const first = firstStep(page, context, docs, fields, claims, lure);
+    if (first !== null) findings.push(first);
   }
+  const upload = identityUpload(page, context, fields, claims);
+  if (upload !== null) findings.push(upload);
   if (clone !== null) findings.push(clone);
   return findings;
+}
+
+/** A lure that makes a sign-in form a phishing form without a brand: what kind, and the words. */
+interface CredentialLure {
+  kind: 'account' | 'webmail' | 'document';
+  evidence: string;
+}
+
+/** Account, webmail or shared-document lure in the page's text or identity. */
+function credentialLure(page: PageView, docs: readonly PageDocument[]): CredentialLure | null {
+  const texts = [
+    page.identityLower,
+    page.textLower.slice(0, ACCOUNT_SCAN_CHARS),
+    ...docs.slice(1).map((d) => d.text.slice(0, ACCOUNT_SCAN_CHARS).toLowerCase()),
+  ];
+  for (const [kind, pattern] of [
+    ['webmail', WEBMAIL_LURE],
+    ['document', DOCUMENT_LURE],
+    ['account', ACCOUNT_LURE],
+  ] as const) {
+    for (const text of texts) {
+      const hit = firstHit([pattern], text);
+      if (hit !== null) return { kind, evidence: hit.term };
+    }
+  }
+  return null;
+}
+
+/**
+ * A sign-in form without a brand under a webmail, shared-document or account lure ("Upgrade my
+ * Email Quota", "You've received a link to a file that requires a password"): **caution**, and
+ * **danger** on risky infrastructure or with a collector. Real mail providers and file shares
+ * name themselves; these kits deliberately do not.
+ */
+function lureFinding(
+  context: PageContext,
+  fields: SensitiveFields,
+  lure: CredentialLure,
+  exfiltration: readonly Exfiltration[],
+): PageFinding {
+  const danger = context.riskyInfrastructure || exfiltration.some((e) => e.strong);
+  const what = { account: 'an account', webmail: 'a mailbox', document: 'a shared document' }[
+    lure.kind
+  ];
+  return {
+    id: 'credential_lure',
+    level: danger ? 'danger' : 'caution',
+    threatTypes: ['credential_phishing', 'account_phishing'],
+    signals: ['credential_phishing', 'account_phishing'],
+    confidence: danger ? 0.9 : 0.72,
+    weight: 0,
+    group: 'content',
+    evidence: excerpt(`${fieldSummary(fields, true)} under "${lure.evidence}"`),
+    text: `the page asks for a password to unlock ${what} ("${lure.evidence}")`,
+  };
+}
+
+/**
+ * The first step of a sign-in: only an e-mail, phone or user-name field (the password comes on the
+ * next page) on a page that presents itself as a brand it does not belong to. **caution**;
+ * **danger** on risky infrastructure or under an account lure.
+ */
+function firstStep(
+  page: PageView,
+  context: PageContext,
+  docs: readonly PageDocument[],
+  fields: SensitiveFields,
+  claims: readonly BrandClaim[],
+  lure: CredentialLure | null,
+): PageFinding | null {
+  if (context.reputable || fields.identifier.length === 0 || fields.identifier.length > 2) {
+    return null;
+  }
+  // A contact or sign-up form asks for more: name, message, address.
+  if (fields.dataInputs > fields.identifier.length + 1) return null;
+  const claim = claims.find((c) => c.strength === 'strong');
+  if (claim === undefined) return null;
+  const level = context.riskyInfrastructure || lure !== null ? 'danger' : 'caution';
+  const threatTypes: ThreatType[] = ['brand_impersonation', 'credential_phishing'];
+  const signals: PageSignal[] = ['brand_impersonation', 'domain_mismatch', 'credential_phishing'];
+  if (isAccountPhishing(page, docs, claim.brand)) {
+    threatTypes.push('account_phishing');
+    signals.push('account_phishing');
+  }
+  return {
+    id: 'credential_first_step',
+    level,
+    threatTypes,
+    signals,
+    confidence: level === 'danger' ? 0.9 : 0.72,
+    weight: 0,
+    group: 'content',
+    evidence: excerpt(`account identifier field as ${describeClaim(claim)}`),
+    text: `the page starts a sign-in as ${claim.brand.name} on a site ${claim.brand.name} does not own`,
+    brand: claim.brand,
+  };
+}
+
+/**
+ * An upload of identity documents (passport, ID card, selfie) on a page presenting itself as a
+ * brand it does not belong to: identity theft behind an "account verification". **caution**;
+ * **danger** on risky infrastructure.
+ */
+function identityUpload(
+  page: PageView,
+  context: PageContext,
+  fields: SensitiveFields,
+  claims: readonly BrandClaim[],
+): PageFinding | null {
+  if (context.reputable || fields.files.length === 0) return null;
+  const claim = claims.find((c) => c.strength !== 'weak');
+  if (claim === undefined) return null;
+  const hit = firstHit([IDENTITY_DOCUMENT], page.textLower.slice(0, ACCOUNT_SCAN_CHARS));
+  if (hit === null) return null;
+  const level = context.riskyInfrastructure ? 'danger' : 'caution';
+  return {
+    id: 'identity_document_upload',
+    level,
+    threatTypes: ['brand_impersonation', 'account_phishing'],
+    signals: ['brand_impersonation', 'domain_mismatch', 'account_phishing'],
+    confidence: level === 'danger' ? 0.9 : 0.75,
+    weight: 0,
+    group: 'content',
+    evidence: excerpt(`file upload for "${hit.term}" as ${describeClaim(claim)}`),
+    text: `the page asks for identity documents as ${claim.brand.name} on a site ${claim.brand.name} does not own`,
+    brand: claim.brand,
+  };
 }
 
 function brandMismatch(
@@ -99,16 +243,28 @@ function brandMismatch(
   fields: SensitiveFields,
   login: boolean,
   exfiltration: readonly Exfiltration[],
+  claims: readonly BrandClaim[],
+  lure: CredentialLure | null,
 ): PageFinding | null {
-  const claim = brandClaims(docs, context)[0];
+  const claim = claims[0];
   if (claim === undefined) return null;
   const strongExfiltration = exfiltration.some((e) => e.strong);
+  const risky = context.riskyInfrastructure;
   let level: 'danger' | 'caution';
   if (context.reputable) {
     if (!strongExfiltration) return null;
     level = 'danger';
+  } else if (claim.strength === 'strong') {
+    level = risky || exfiltration.length > 0 ? 'danger' : 'caution';
+  } else if (claim.strength === 'medium') {
+    // A heading, the copyright line or a hotlinked badge: a mention as often as a claim, so it
+    // needs a collector or a lure; risky infrastructure then makes it danger.
+    if (exfiltration.length === 0 && lure === null) return null;
+    level = risky || strongExfiltration ? 'danger' : 'caution';
   } else {
-    level = context.riskyInfrastructure || exfiltration.length > 0 ? 'danger' : 'caution';
+    // The brand only in the body text or assets: needs the infrastructure and a harvest signal.
+    if (!(risky && (exfiltration.length > 0 || lure !== null))) return null;
+    level = 'caution';
   }
   const brand = claim.brand;
   const account = login && isAccountPhishing(page, docs, brand);

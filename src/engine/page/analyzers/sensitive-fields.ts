@@ -31,6 +31,13 @@ export interface SensitiveFields {
   dataInputs: number;
   /** Forms holding a password, card or OTP field. */
   forms: SensitiveForm[];
+  /**
+   * Visible inputs for an account identifier (e-mail, phone, user name): the first step of a
+   * sign-in that asks for the password on the next page.
+   */
+  identifier: PageField[];
+  /** File inputs (`<input type=file>`): identity documents, selfies. */
+  files: PageField[];
   /** Some sensitive field exists only in HTML decoded from a script. */
   fromDecoded: boolean;
 }
@@ -63,6 +70,35 @@ const MAX_CODE_SCAN = 512 * 1024;
 
 const fieldText = (f: PageField): string => `${f.name} ${f.id} ${f.placeholder} ${f.ariaLabel}`;
 
+/**
+ * Password names in the languages of the lure lists, for a password typed into a plain text
+ * input (kits do it to dodge `type=password` checks, and virtual-keyboard bank pages fill
+ * `pass1`…`pass8`). Anchored on non-letters: `passport`, `passenger`, `compass` are not passwords.
+ */
+const PASSWORD_NAME =
+  /(?:^|[^a-z])(?:pass(?:word|wd|wort|code)?|pwd|pswd|psw|contra(?:s[eé]|se)?[nñ]a|contra|senha|mot.?de.?passe|mdp|wachtwoord|has[lł]o|[sş]ifre|parol[ae]?|clave|kennwort|passe)(?:[^a-z]|$)|пароль|密码|パスワード|비밀번호/i;
+/** Identifier fields: e-mail, phone, user name, login, account id. */
+const IDENTIFIER_NAME =
+  /(?:^|[^a-z])(?:e?-?mail|email|correo|user(?:name|id)?|login|account|acct|phone|mobile|tel|usuario|utilisateur|benutzer|identifiant|id)(?:[^a-z]|$)|логин|телефон/i;
+
+/** The field's names as words: camelCase split (`txtContra` → `txt contra`), lower-cased. */
+const fieldWords = (f: PageField): string => fieldText(f).replace(/([a-z])([A-Z])/g, '$1 $2');
+
+/** A text input named, labelled or placed as a password. */
+function isTextPassword(field: PageField): boolean {
+  return (
+    (field.type === 'text' || field.type === '') &&
+    !field.hidden &&
+    PASSWORD_NAME.test(fieldWords(field))
+  );
+}
+
+/** An input for an account identifier. */
+function isIdentifierField(field: PageField): boolean {
+  if (field.type === 'email' || field.type === 'tel') return true;
+  return (field.type === 'text' || field.type === '') && IDENTIFIER_NAME.test(fieldWords(field));
+}
+
 /** True for a payment-card field (number, expiry or security code). */
 function isCardField(field: PageField): boolean {
   if (field.tag !== 'input' || field.type === 'hidden') return false;
@@ -88,6 +124,8 @@ export function sensitiveFields(page: PageView, docs: readonly PageDocument[]): 
     scriptPassword: null,
     dataInputs: 0,
     forms: [],
+    identifier: [],
+    files: [],
     fromDecoded: false,
   };
   let seedWords = 0;
@@ -96,14 +134,20 @@ export function sensitiveFields(page: PageView, docs: readonly PageDocument[]): 
     for (const field of doc.fields) {
       if (DATA_TYPES.has(field.type) && field.tag !== 'select') result.dataInputs += 1;
       let sensitive = true;
-      if (field.tag === 'input' && field.type === 'password') {
+      if (field.tag === 'input' && (field.type === 'password' || isTextPassword(field))) {
         if (SEED_WORD.test(fieldText(field))) {
           seedWords += 1;
           sensitive = false;
         } else result.password.push(field);
       } else if (isCardField(field)) result.card.push(field);
       else if (isOtpField(field)) result.otp.push(field);
-      else sensitive = false;
+      else {
+        sensitive = false;
+        if (field.tag === 'input' && !field.hidden && isIdentifierField(field)) {
+          result.identifier.push(field);
+        }
+        if (field.tag === 'input' && field.type === 'file') result.files.push(field);
+      }
       if (!sensitive) continue;
       if (decoded) result.fromDecoded = true;
       const form = doc.forms[field.form];
