@@ -26,6 +26,7 @@ export function createPageContext(
     brands: engine.brands,
     fresh,
     owner,
+    urlBrands: new Set(findings.map((f) => f.brand)),
     reputable: owner !== null || analysis.popular,
     riskyInfrastructure:
       fresh === true ||

@@ -113,8 +113,15 @@ const SEGMENT = /\s*(?:[|:·•–—/,]|\s-\s)\s*/u;
 /** True when one of `text`'s segments begins with a name of `brand`. */
 function startsSegment(text: string, brand: Brand, brands: BrandIndex): boolean {
   return text.split(SEGMENT).some((segment) => {
-    const words = brandsInText(segment, brands, true);
-    return words[0] === brand && brandsInText(segment.split(/\s+/).slice(0, 3).join(' '), brands)[0] === brand;
+    const words =
+      brands
+        .foldHomoglyphs(segment.normalize('NFKD').replace(/\p{M}+/gu, ''))
+        .toLowerCase()
+        .match(WORD) ?? [];
+    for (let n = 1; n <= Math.min(MAX_NGRAM, words.length); n += 1) {
+      if (brands.brandByName(words.slice(0, n).join(' ')) === brand) return true;
+    }
+    return false;
   });
 }
 

@@ -18,6 +18,8 @@ export interface PageContext {
   fresh: boolean | null;
   /** The brand owning the final URL's registrable domain (not for hosting tenants), or null. */
   owner: Brand | null;
+  /** Brands the URL rules credibly found impersonated in the final URL (`judgeUrl` findings). */
+  urlBrands: ReadonlySet<Brand>;
   /**
    * The site is a brand's own or a popular domain (not a hosting tenant): corroboration rules
    * that need "an unknown site" do not hold.

@@ -349,17 +349,18 @@ function walletRecoveryLure(analysis: UrlAnalysis): boolean {
  * - Self-hosted software names (`roundcube.example.org`) need a lure, an abused TLD or a free host.
  * - A brand with only company words around it (`bankofbaroda-usa`, `githubusercontent`) and a
  *   brand inside a subdomain label of someone else's site (`usdc-pay.absolute.com`) need
- *   corroboration: a lure word in the host or path, an abused TLD, or a hosting platform.
+ *   corroboration: a lure word in the host (not the path: every sign-in page is `/login`), an
+ *   abused TLD, or a hosting platform.
  *   Companies name their own secondary domains and customer subdomains exactly like that. The
  *   brand as a whole label (`paypal.anything.in`) or next to other words in the site's own name
  *   (`paypal-offer.com`) is caution without more.
  */
 function credibleFindings(analysis: UrlAnalysis): BrandFinding[] {
   const hostLure = [...analysis.hostWords.keys()].some(isLureGroup);
-  const pathLure = [...analysis.pathWords.keys()].some(isLureGroup);
   const abused = analysis.tldTier === 'a' || analysis.tldTier === 'b';
   const hosted = analysis.hosting !== null && !isStorageRoot(analysis.url, analysis.hosting);
-  const corroborated = hostLure || pathLure || abused || hosted;
+  // A lure word in the path does not corroborate a name: every site's sign-in page is `/login`.
+  const corroborated = hostLure || abused || hosted;
   return analysis.findings.filter((finding) => {
     if (analysis.popular && finding.kind !== 'userinfo') return false;
     if (

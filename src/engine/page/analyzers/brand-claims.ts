@@ -27,7 +27,9 @@
  *   left to the URL rules);
  * - the page names itself: its title or site name carries the site's own name, so other brands
  *   in headings, the copyright line, the body, logos or loaded assets are mentions (a shop
- *   writing about Apple next to its own login box, "follow us" logos);
+ *   writing about Apple next to its own login box, "follow us" logos), and a brand inside that
+ *   own name (`Pokemon Pets` on pokemonpets.com) is the site's name unless the URL rules found
+ *   the name impersonating it;
  * - social sign-in and payment buttons: a "Sign in with Google" or "Pay with PayPal" control makes
  *   that brand's logo, name and assets part of a button, not the page's identity; card networks'
  *   marks likewise (every checkout shows them).
@@ -180,9 +182,21 @@ export function brandClaims(docs: readonly PageDocument[], context: PageContext)
 
   const selfNamed = namesItself(docs, context);
   const social = socialSignIns(docs, context);
+  const siteName = siteNameOf(context);
   const out: BrandClaim[] = [];
   for (const [brand, placeSet] of claims) {
     if (isSisterSite(brand, context)) continue;
+    // A page that names itself after a site whose name contains the brand's (`Pokemon Pets` on
+    // pokemonpets.com): a fan site or reseller, unless the URL rules already read the name as
+    // impersonation (`sparkasse-onlinebanking.icu`).
+    if (
+      selfNamed &&
+      siteName !== null &&
+      !context.urlBrands.has(brand) &&
+      brand.tokens.some((t) => siteName.includes(t))
+    ) {
+      continue;
+    }
     let places = [...placeSet];
     if (selfNamed) places = places.filter((p) => !MENTION_PLACES.has(p));
     if (social.has(brand) || CARD_NETWORKS.has(brand.id)) {

@@ -134,12 +134,14 @@ export function analyzeLureScams(page: PageView, context: PageContext): PageFind
   const harvest = card || voucher || fields.password.length > 0 || fields.otp.length > 0;
   const form = harvest || fields.dataInputs >= 3;
   const claim = pickClaim(brandClaims(docs, context), lure.kind);
+  // A brand only in the body text or loaded assets may be the shop's carrier: caution at most.
+  const named = claim !== undefined && claim.strength !== 'weak';
   const risky = context.riskyInfrastructure;
 
   let level: PageFinding['level'];
   let confidence: number;
   let weight = 0;
-  if ((harvest && (claim !== undefined || risky)) || (form && claim !== undefined)) {
+  if ((harvest && (named || risky)) || (form && named)) {
     [level, confidence] = ['danger', 0.9];
   } else if (!context.reputable && (harvest || claim !== undefined || (form && risky))) {
     [level, confidence] = ['caution', 0.7];
@@ -200,7 +202,12 @@ function findLure(page: PageView, context: PageContext): PaymentLure | null {
   const problems = distinctTerms(DELIVERY_PROBLEMS, text, 4);
   const delivery = distinctTerms(DELIVERY_TERMS, text, 6);
   const invoice = distinctTerms(INVOICE_TERMS, text, 4);
-  if (government.length === 0 && delivery.length + problems.length < 2 && invoice.length === 0) {
+  if (
+    government.length === 0 &&
+    problems.length === 0 &&
+    delivery.length < 2 &&
+    invoice.length === 0
+  ) {
     return null;
   }
   const money = amounts(text);
@@ -216,10 +223,15 @@ function findLure(page: PageView, context: PageContext): PaymentLure | null {
     }
   }
   // A carrier named in the body is a shop's shipping note; in the title or logo it is the lure's.
+  // A carrier in the title asking a small fee for a delivery problem needs no second term (a
+  // one-line "ZAHLUNG DER PAKETGEBÜHREN 2,99 €" step of a Deutsche Post kit).
   if ((problems.length > 0 || categories.identity.has('delivery')) && demand) {
     const distinct = new Set([...problems, ...delivery].map((t) => t.term));
-    if (distinct.size >= 2)
+    const feeStep =
+      categories.identity.has('delivery') && problems.length > 0 && money.some((m) => m.small);
+    if (distinct.size >= 2 || feeStep) {
       candidates.push({ kind: 'delivery', terms: [...problems, ...delivery] });
+    }
   }
   if (invoice.length > 0) {
     const document = distinctTerms(DOCUMENT_LURE_TERMS, text, 2);
