@@ -125,6 +125,23 @@ describe('PageFetcher', { timeout: 10_000 }, () => {
     expect(capped).toMatchObject({ ok: false, failure: 'too_many_redirects' });
   });
 
+  it('reads the page as served when only a <noscript> refresh points elsewhere (cloaking)', async () => {
+    routes = {
+      'shop.fetch-test.net/login': {
+        body:
+          `<noscript><meta http-equiv="refresh" content="0; url=${url('other-site.net', '/')}"></noscript>` +
+          '<title>Sign in</title><form><input type="password" name="pw"></form>',
+      },
+    };
+    const before = received.length;
+    const page = await fetcher().fetch(parsed(url('shop.fetch-test.net', '/login')), soon());
+    expect(page.ok && page.finalUrl.hostname).toBe('shop.fetch-test.net');
+    expect(page.ok && page.doc.title).toBe('Sign in');
+    expect(page.ok && page.doc.noscriptRefresh).toMatch(/other-site\.net/);
+    expect(page.redirects).toHaveLength(0);
+    expect(received.slice(before).some((r) => r.host === 'other-site.net')).toBe(false);
+  });
+
   it('fetches same-site scripts into the document, not third-party ones', async () => {
     routes = {
       'shop.fetch-test.net/kit': {

@@ -98,6 +98,11 @@ export interface PageDocument {
   stylesheets: string[];
   /** `href` of the first `<link rel=canonical>`, or null: the address a page says is its own. */
   canonical: string | null;
+  /**
+   * `content` of a `<meta http-equiv=refresh>` inside `<noscript>`, or null: a redirect only
+   * visitors without JavaScript (scanners) follow. It is not in {@link meta}.
+   */
+  noscriptRefresh: string | null;
   /** Contents of `<style>` elements. */
   styles: string[];
   /** HTML comments (mark of the web, SingleFile and HTTrack notes). */

@@ -129,6 +129,8 @@ export function parsePage(html: string): PageDocument {
   const stack: OpenElement[] = [];
   let hiddenDepth = 0;
   let nonTextDepth = 0;
+  let noscriptDepth = 0;
+  let noscriptRefresh: string | null = null;
   // Chunks joined once at the end (cheaper than growing two long strings).
   const textParts: string[] = [];
   const visibleParts: string[] = [];
@@ -187,6 +189,7 @@ export function parsePage(html: string): PageDocument {
         const hidden = hidesContent(attribs);
         stack.push({ name, hidden });
         if (hidden) hiddenDepth += 1;
+        if (name === 'noscript') noscriptDepth += 1;
         if (NON_TEXT.has(name)) nonTextDepth += 1;
         else if (!INLINE.has(name)) separate();
 
@@ -213,6 +216,12 @@ export function parsePage(html: string): PageDocument {
               attribs['http-equiv'] ??
               ''
             ).toLowerCase();
+            // A refresh inside <noscript> is for visitors without JavaScript — scanners. A browser
+            // never follows it, so it is kept apart from the page's own redirect.
+            if (key === 'refresh' && noscriptDepth > 0) {
+              noscriptRefresh ??= (attribs.content ?? '').trim();
+              break;
+            }
             if (key !== '' && !meta.has(key) && meta.size < MAX_COMMENTS) {
               meta.set(key, (attribs.content ?? '').trim());
             }
@@ -330,6 +339,7 @@ export function parsePage(html: string): PageDocument {
       onclosetag(name) {
         const open = stack.pop();
         if (open?.hidden === true) hiddenDepth -= 1;
+        if (name === 'noscript') noscriptDepth = Math.max(0, noscriptDepth - 1);
         if (NON_TEXT.has(name)) nonTextDepth = Math.max(0, nonTextDepth - 1);
         else if (!INLINE.has(name)) separate();
         switch (name) {
@@ -393,6 +403,7 @@ export function parsePage(html: string): PageDocument {
     icons,
     stylesheets,
     canonical,
+    noscriptRefresh,
     styles,
     comments,
     handlers,

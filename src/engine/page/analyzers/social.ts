@@ -20,6 +20,8 @@
  *   other evidence);
  * - `visitor_checks` (cloak +1.0): IP geolocation, datacenter/VPN, crawler user-agent and
  *   mobile-only checks, the testcookie AES challenge (§2.0, IOK);
+ * - `noscript_bounce` (cloak +1.5): a `<noscript>` refresh sending visitors without JavaScript —
+ *   scanners — to another site; the fetcher does not follow it and reads the page as served;
  * - `obfuscated_loader` (cloak +0.8): `document.write(atob(…))`, obfuscator.io `_0x` names,
  *   debugger traps (§6.6).
  *
@@ -29,6 +31,7 @@
  * does not own are **caution**; with three more, one of them the brand or crypto-only payment,
  * **danger** (a counterfeit or prepaid-crypto shop: four independent red flags at once).
  */
+import { resolveReference } from '../../url/resolve-reference.js';
 import type { PageContext, PageView } from '../page-context.js';
 import { around, excerpt, type PageFinding } from '../page-finding.js';
 import { type BrandClaim, brandClaims, describeClaim } from './brand-claims.js';
@@ -102,6 +105,19 @@ export function analyzeSocialEngineering(page: PageView, context: PageContext): 
       ),
     );
   }
+  const bounce = noscriptBounce(page, context);
+  if (bounce !== null) {
+    findings.push(
+      soft(
+        'noscript_bounce',
+        'cloak',
+        1.5,
+        [],
+        bounce,
+        'the page sends visitors without JavaScript (scanners) to another site',
+      ),
+    );
+  }
   const obfuscation = firstNamed(OBFUSCATION, code);
   if (obfuscation !== null) {
     findings.push(
@@ -121,6 +137,22 @@ export function analyzeSocialEngineering(page: PageView, context: PageContext): 
     if (shop !== null) findings.push(shop);
   }
   return findings;
+}
+
+/**
+ * A `<noscript>` refresh to another site: browsers run the page, scanners without JavaScript are
+ * sent away (often to a search engine), so the page hides from exactly those who would judge it.
+ */
+function noscriptBounce(page: PageView, context: PageContext): string | null {
+  const content = page.doc.noscriptRefresh;
+  if (content === null) return null;
+  const target = /url\s*=\s*['"]?([^'"\s]+)/i.exec(content)?.[1];
+  if (target === undefined) return null;
+  const resolved = resolveReference(target, context.analysis.url.href);
+  if (resolved === null || resolved.registrableDomain === context.analysis.url.registrableDomain) {
+    return null;
+  }
+  return `<noscript> refresh to ${resolved.hostname}`;
 }
 
 function soft(

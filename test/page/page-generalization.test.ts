@@ -1,0 +1,194 @@
+/**
+ * The page classes an independent evaluation on real captures found missed or falsely flagged
+ * (issue "detection that generalizes"): passwords typed into text inputs, e-mail-first steps,
+ * brand-less webmail and shared-document lures, identity-document uploads, brands shown only by
+ * favicon, canonical address or look-alike letters, parcel-fee lures in one German compound, and
+ * the false-alarm classes — a page naming itself while mentioning a brand, social sign-in and
+ * payment buttons, sister sites, card-network marks. Every page here is written for the test.
+ */
+import { describe, expect, it } from 'vitest';
+
+import { analyzePage, pageView } from '../../src/engine/page/analyze-page.js';
+import { brandClaims } from '../../src/engine/page/analyzers/brand-claims.js';
+import type { PageFinding } from '../../src/engine/page/page-finding.js';
+import { parsePage } from '../../src/engine/page/parse-page.js';
+import { urlContext } from '../helpers/analyzer-input.js';
+
+function analyze(html: string, url: string, fresh: boolean | null = null): PageFinding[] {
+  return analyzePage(parsePage(html), urlContext(url, fresh)).findings;
+}
+const loud = (findings: readonly PageFinding[]): string[] =>
+  findings.filter((f) => f.level !== 'soft').map((f) => `${f.level}:${f.id}`);
+const claimsOf = (html: string, url: string): string[] =>
+  brandClaims([parsePage(html)], urlContext(url)).map((c) => `${c.brand.id}:${c.strength}`);
+
+describe('credential fields beyond <input type=password>', () => {
+  it('a password typed into a text input named as one (camelCase, Spanish) counts', () => {
+    const html =
+      '<title>Facebook - Inicia sesión</title><form action="next.php"><input name="txtCorreo"><input name="txtContra"></form>';
+    expect(loud(analyze(html, 'https://quiet-garden-notes.com/'))).toEqual([
+      'caution:credential_brand_mismatch',
+    ]);
+  });
+
+  it('a virtual-keyboard PIN grid (pass1…pass8) counts; a passport number does not', () => {
+    const grid = `<title>Santander</title><form>${[1, 2, 3, 4]
+      .map((i) => `<input name="pass${i}">`)
+      .join('')}</form>`;
+    expect(loud(analyze(grid, 'https://quiet-garden-notes.com/'))).toContain(
+      'caution:credential_brand_mismatch',
+    );
+    const passport =
+      '<title>Santander</title><form><input name="passport_number"><input name="passenger"></form>';
+    expect(loud(analyze(passport, 'https://quiet-garden-notes.com/'))).toEqual([]);
+  });
+});
+
+describe('the first step of a sign-in', () => {
+  const step = (title: string): string =>
+    `<title>${title}</title><form action="/next"><input type="email" name="loginfmt"><button>Next</button></form>`;
+
+  it('an e-mail-only step as a brand is caution, danger on risky infrastructure', () => {
+    expect(
+      loud(analyze(step('Sign in to your Microsoft account'), 'https://quiet-garden-notes.com/')),
+    ).toEqual(['caution:credential_first_step']);
+    expect(loud(analyze(step('Microsoft account'), 'https://quiet-garden-notes.top/'))).toEqual([
+      'danger:credential_first_step',
+    ]);
+  });
+
+  it('a newsletter or contact form in a brand’s name is not a sign-in step', () => {
+    const contact =
+      '<title>Microsoft partner news</title><form><input name="name"><input type="email" name="email"><textarea name="message"></textarea></form>';
+    expect(loud(analyze(contact, 'https://quiet-garden-notes.top/'))).toEqual([]);
+  });
+});
+
+describe('brand-less credential lures', () => {
+  it('a webmail quota upgrade asking for the mailbox password', () => {
+    const html =
+      '<title>Email Settings</title><p>Confirm your ID to upgrade your mail quota</p><form action="none.php"><input type="password" name="passwd"></form>';
+    const findings = analyze(html, 'https://quiet-garden-notes.com/');
+    expect(loud(findings)).toEqual(['caution:credential_lure']);
+    expect(findings[0]?.evidence).toMatch(/mail quota/);
+    expect(loud(analyze(html, 'https://quiet-garden-notes.com/', true))).toEqual([
+      'danger:credential_lure',
+    ]);
+  });
+
+  it('a shared document that opens only after signing in', () => {
+    const html =
+      '<title>Sharing Link Validation</title><p>You have received a link to a file that requires a password. To open the content, enter your email and password.</p><form><input type="email"><input type="password"></form>';
+    expect(loud(analyze(html, 'https://quiet-garden-notes.com/'))).toEqual([
+      'caution:credential_lure',
+    ]);
+  });
+
+  it('an ordinary sign-in page without a lure is nothing', () => {
+    const html =
+      '<title>Members area</title><p>Welcome back.</p><form><input name="user"><input type="password"></form>';
+    expect(loud(analyze(html, 'https://quiet-garden-notes.com/'))).toEqual([]);
+  });
+});
+
+describe('identity documents', () => {
+  it('a passport and selfie upload as a brand', () => {
+    const html =
+      '<title>PayPal: Confirm your account</title><p>Upload your identity: passport or driver’s license, and a selfie.</p><form><input type="file" name="doc"><input type="file" name="selfie"></form>';
+    expect(loud(analyze(html, 'https://quiet-garden-notes.com/'))).toContain(
+      'caution:identity_document_upload',
+    );
+  });
+});
+
+describe('where a page says which brand it is', () => {
+  it('look-alike letters of other scripts in the title', () => {
+    expect(claimsOf('<title>Sign in | Chɑse</title>', 'https://quiet-garden-notes.com/')).toEqual([
+      'chase:strong',
+    ]);
+    expect(claimsOf('<title>Chαse Bαnk</title>', 'https://quiet-garden-notes.com/')).toEqual([
+      'chase:strong',
+    ]);
+  });
+
+  it('the canonical address or og:url on a brand’s official domain', () => {
+    expect(
+      claimsOf(
+        '<link rel="canonical" href="https://www.instagram.com/">',
+        'https://quiet-garden-notes.com/',
+      ),
+    ).toEqual(['instagram:strong']);
+  });
+
+  it('a favicon from a brand’s servers is medium alone and strong with a name', () => {
+    const icon = '<link rel="icon" href="https://www.paypalobjects.com/favicon.ico">';
+    expect(claimsOf(icon, 'https://quiet-garden-notes.com/')).toEqual(['paypal:medium']);
+    expect(claimsOf(`${icon}<h2>PayPal</h2>`, 'https://quiet-garden-notes.com/')).toEqual([
+      'paypal:strong',
+    ]);
+  });
+
+  it('a distinctive brand repeated at the top of the text is a weak claim', () => {
+    const text = '<p>About DHL</p><p>Your DHL parcel is waiting.</p>';
+    expect(claimsOf(text, 'https://quiet-garden-notes.com/')).toEqual(['dhl:weak']);
+  });
+});
+
+describe('mentioning a brand is not claiming it', () => {
+  it('a page that names itself mentions other brands in headings, logos and the body', () => {
+    const html =
+      '<title>Quiet Garden Notes</title><h2>PayPal</h2><img alt="PayPal logo" src="/img/paypal-logo.png"><p>We accept PayPal. PayPal is fine.</p><form><input type="password"></form>';
+    expect(claimsOf(html, 'https://quiet-garden-notes.com/')).toEqual([]);
+  });
+
+  it('a site named after a brand it writes about, unless its name reads as impersonation', () => {
+    const fan = '<title>Pokemon Pets</title><form><input type="password"></form>';
+    expect(claimsOf(fan, 'https://www.pokemonpets.com/login')).toEqual([]);
+  });
+
+  it('social sign-in and payment buttons', () => {
+    const html =
+      '<title>Register</title><a href="https://www.facebook.com/dialog/oauth?client_id=1">Sign in with Facebook</a><img alt="Facebook logo" src="/fb-logo.png"><button>Pay with PayPal</button><img alt="PayPal logo" src="/pp-logo.png"><form><input type="password"></form>';
+    expect(claimsOf(html, 'https://quiet-garden-notes.com/')).toEqual([]);
+  });
+
+  it('card-network marks on a checkout', () => {
+    const html =
+      '<title>Checkout</title><img alt="Visa logo" src="/visa-logo.svg"><img alt="Mastercard logo" src="/mc-logo.svg"><form><input name="cardnumber" autocomplete="cc-number"></form>';
+    expect(claimsOf(html, 'https://quiet-garden-notes.com/')).toEqual([]);
+  });
+
+  it('a sister site: the brand’s own name under another legitimate TLD', () => {
+    const html = '<title>Revolut</title><form><input type="password"></form>';
+    expect(claimsOf(html, 'https://app.revolut.net/')).toEqual([]);
+    expect(claimsOf(html, 'https://app.revolut-secure.net/')).toEqual(['revolut:strong']);
+  });
+
+  it('an ordinary-word brand counts where a name starts, not inside another name', () => {
+    expect(
+      claimsOf('<title>Astral Guild Forum</title>', 'https://quiet-garden-notes.com/'),
+    ).toEqual([]);
+    expect(claimsOf('<title>Chase | Sign in</title>', 'https://quiet-garden-notes.com/')).toEqual([
+      'chase:strong',
+    ]);
+  });
+});
+
+describe('parcel-fee lures', () => {
+  it('a carrier in the title asking a small fee in one German compound word', () => {
+    const html =
+      '<title>Deutsche Post</title><p>SCHRITT 1: ZAHLUNG DER PAKETGEBÜHREN Betrag: 2,99 €</p><form><input type="radio" name="pay"><button>Weiter</button></form>';
+    const findings = analyze(html, 'https://quiet-garden-notes.com/');
+    expect(loud(findings)).toEqual(['caution:delivery_lure']);
+    expect(findings[0]?.brand?.id).toBe('deutsche-post');
+  });
+});
+
+describe('cloaking', () => {
+  it('a <noscript> bounce to another site is evidence', () => {
+    const html = `<noscript><meta http-equiv="refresh" content="0;url=https://www.google.com/"></noscript><title>x</title>`;
+    const findings = analyzePage(parsePage(html), urlContext('https://quiet-garden-notes.com/'));
+    expect(findings.findings.map((f) => f.id)).toContain('noscript_bounce');
+    expect(pageView(parsePage(html)).doc.meta.has('refresh')).toBe(false);
+  });
+});
