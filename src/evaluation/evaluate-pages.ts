@@ -33,6 +33,11 @@ export interface PageEvalRow {
   /** Danger/caution finding ids of the forced analysis (benign pages: false alarms). */
   alarms: string[];
   ms: number;
+  /** The brand the verdict names, or null. */
+  brand: string | null;
+  /** The catalog brand the page's `brand_label` names, or null (no label, or not in the catalog). */
+  labelBrand: string | null;
+  capture: NonNullable<PageEntry['capture']>;
 }
 
 /** Precision and recall of one category. */
@@ -54,8 +59,21 @@ export interface PageEvalReport {
   benign: number;
   /** Malicious pages judged not safe / all malicious. */
   recall: number | null;
+  /** Malicious pages judged danger / all malicious. */
+  dangerRecall: number | null;
+  /** Malicious pages that show a phishing kit (capture `kit`): judged not safe / all of them. */
+  kitRecall: number | null;
+  /** Malicious pages by capture kind. */
+  captures: Record<NonNullable<PageEntry['capture']>, number>;
   /** Benign pages judged not safe / all benign. */
   falsePositiveRate: number | null;
+  /** Benign pages judged danger / all benign. */
+  dangerFalsePositiveRate: number | null;
+  /**
+   * Brand accuracy on malicious pages whose label names a catalog brand: `correct` of `labelled`
+   * named that brand; `named` of them named some brand (the denominator of brand precision).
+   */
+  brand: { labelled: number; correct: number; named: number };
   /** Pages whose verdict equals the expected one. */
   verdictAgreement: number;
   /** Malicious pages whose expected signals were all true. */
@@ -100,6 +118,8 @@ export async function evaluatePages(
     if (page === null) throw new Error('page layer could not be built');
     const service = new DetectionService(engine, store, systemClock, null, { page, cacheSize: 0 });
     const rows: PageEvalRow[] = [];
+    const labelBrand = (label: string | undefined): string | null =>
+      label === undefined ? null : (engine.brands.brandByName(label)?.name ?? null);
     for (const entry of corpus.pages) {
       const url = service.parse(server.url(entry));
       const started = performance.now();
@@ -123,6 +143,9 @@ export async function evaluatePages(
         ),
         alarms,
         ms,
+        brand: verdict.verdict === 'safe' ? null : verdict.brand,
+        labelBrand: labelBrand(entry.brand_label),
+        capture: entry.capture ?? 'kit',
       });
     }
     return report(corpus, rows);
@@ -158,6 +181,8 @@ function report(corpus: PageCorpus, rows: PageEvalRow[]): PageEvalReport {
   }).filter((c) => c.support > 0 || c.falsePositives > 0);
   const malicious = rows.filter((r) => r.category !== 'benign');
   const benign = rows.filter((r) => r.category === 'benign');
+  const kits = malicious.filter((r) => r.capture === 'kit');
+  const labelled = malicious.filter((r) => r.labelBrand !== null);
   const times = rows.map((r) => r.ms).sort((a, b) => a - b);
   const at = (q: number): number =>
     times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
@@ -166,7 +191,23 @@ function report(corpus: PageCorpus, rows: PageEvalRow[]): PageEvalReport {
     malicious: malicious.length,
     benign: benign.length,
     recall: ratio(malicious.filter((r) => r.verdict !== 'safe').length, malicious.length),
+    dangerRecall: ratio(malicious.filter((r) => r.verdict === 'danger').length, malicious.length),
+    kitRecall: ratio(kits.filter((r) => r.verdict !== 'safe').length, kits.length),
+    captures: {
+      kit: kits.length,
+      stub: malicious.filter((r) => r.capture === 'stub').length,
+      not_phishing: malicious.filter((r) => r.capture === 'not_phishing').length,
+    },
     falsePositiveRate: ratio(benign.filter((r) => r.verdict !== 'safe').length, benign.length),
+    dangerFalsePositiveRate: ratio(
+      benign.filter((r) => r.verdict === 'danger').length,
+      benign.length,
+    ),
+    brand: {
+      labelled: labelled.length,
+      correct: labelled.filter((r) => r.brand === r.labelBrand).length,
+      named: labelled.filter((r) => r.brand !== null).length,
+    },
     verdictAgreement: rows.filter((r) => r.verdict === r.expected).length,
     signalsComplete: malicious.filter((r) => r.missingSignals.length === 0).length,
     categories,

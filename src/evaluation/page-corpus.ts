@@ -33,6 +33,16 @@ const PageEntrySchema = Type.Object({
   source: Type.String(),
   assets: Type.Optional(Type.Array(Type.Object({ path: Type.String(), file: Type.String() }))),
   redirect: Type.Optional(Type.Object({ status: Type.Integer(), location: Type.String() })),
+  /** The brand a labelled phishing page targets, as its source names it (for brand accuracy). */
+  brand_label: Type.Optional(Type.String()),
+  /**
+   * What a real capture shows: a phishing `kit`, a `stub` (parked, loader, redirect or blank
+   * page: nothing to read) or `not_phishing` (the feed listed it, but the captured page is
+   * something else). Reported apart so that unreadable captures are not counted as misses only.
+   */
+  capture: Type.Optional(
+    Type.Union([Type.Literal('kit'), Type.Literal('stub'), Type.Literal('not_phishing')]),
+  ),
 });
 
 const PageEntryCheck = Compile(PageEntrySchema);

@@ -30,8 +30,20 @@ export function summaryTable(report: PageEvalReport): { headers: string[]; rows:
     headers: ['measure', 'value'],
     rows: [
       ['pages (malicious / benign)', `${report.pages} (${report.malicious} / ${report.benign})`],
-      ['malicious judged not safe', pct(report.recall)],
-      ['benign judged not safe', pct(report.falsePositiveRate)],
+      ['malicious judged not safe (recall)', pct(report.recall)],
+      ['malicious judged danger (danger recall)', pct(report.dangerRecall)],
+      [
+        'recall on captures that show a kit',
+        `${pct(report.kitRecall)} of ${report.captures.kit} (${report.captures.stub} stubs, ${report.captures.not_phishing} not phishing when captured)`,
+      ],
+      ['benign judged not safe (FPR)', pct(report.falsePositiveRate)],
+      ['benign judged danger (danger FPR)', pct(report.dangerFalsePositiveRate)],
+      [
+        'brand named correctly (of pages labelled with a catalog brand)',
+        report.brand.labelled === 0
+          ? '-'
+          : `${pct(report.brand.correct / report.brand.labelled)} of ${report.brand.labelled} (a brand named on ${report.brand.named})`,
+      ],
       ['verdict equals the label', `${report.verdictAgreement} / ${report.pages}`],
       ['malicious with every expected signal', `${report.signalsComplete} / ${report.malicious}`],
       [

@@ -134,6 +134,27 @@ describe('where a page says which brand it is', () => {
   });
 });
 
+describe('cloned sign-in pages and identity secrets', () => {
+  it('a big brand’s own sign-in field identifiers cloned onto another site claim that brand', () => {
+    const html =
+      '<title>Sign in to your account</title><form><input type="email" name="loginfmt" id="i0116"><input type="password" name="passwd" id="i0118"><input type="submit" id="idSIButton9"></form>';
+    expect(claimsOf(html, 'https://quiet-garden-notes.com/')).toEqual(['microsoft:strong']);
+    expect(loud(analyze(html, 'https://quiet-garden-notes.com/'))).toEqual([
+      'caution:credential_brand_mismatch',
+    ]);
+  });
+
+  it('social security number, licence and PIN asked as a bank', () => {
+    const html =
+      '<title>Welcome to Online Banking | M&T Bank</title><form><input name="ssn"><input name="dln"><input name="pin"></form>';
+    expect(loud(analyze(html, 'https://quiet-garden-notes.com/'))).toEqual([
+      'caution:identity_data_brand_mismatch',
+    ]);
+    const own = '<title>Tax form</title><form><input name="ssn"><input name="dob"></form>';
+    expect(loud(analyze(own, 'https://quiet-garden-notes.com/'))).toEqual([]);
+  });
+});
+
 describe('mentioning a brand is not claiming it', () => {
   it('a page that names itself mentions other brands in headings, logos and the body', () => {
     const html =

@@ -9,7 +9,8 @@
  *   and a brand named repeatedly at the top of the body text;
  * - a brand's official domain written in those places (`impots.gouv.fr`, `USPS.com®`), or named
  *   as the page's own address (`<link rel=canonical>`, `og:url`, `og:image`);
- * - the `saved from url=` mark of the web naming the page the kit was cloned from;
+ * - the `saved from url=` mark of the web naming the page the kit was cloned from, and the field
+ *   identifiers of a big brand's own sign-in page cloned with it (`loginfmt` + `idSIButton9`);
  * - the brand's look loaded from its own servers: a favicon or logo image hotlinked from an
  *   official domain, and (weakly) other images, style sheets and scripts from there.
  *
@@ -106,6 +107,24 @@ const SAVED_FROM = /saved from url=\(\d+\)\s*(\S{1,300})/i;
 const LOGO_HINT = /logo|brand/i;
 const MAX_IMAGES = 30;
 const MAX_RESOURCES = 80;
+/**
+ * Field and button identifiers of big brands' own sign-in pages, which kits clone with the page
+ * (IOK-style fingerprints): Microsoft's `loginfmt`/`idSIButton9`, Google's `identifierId`,
+ * Apple's `account_name_text_field`. Two of a brand's identifiers on one page are its sign-in
+ * page; only the brand's own domains serve it.
+ */
+const SIGN_IN_FINGERPRINTS: readonly { brand: string; ids: ReadonlySet<string> }[] = [
+  {
+    brand: 'microsoft',
+    ids: new Set(['loginfmt', 'idsibutton9', 'i0116', 'i0118', 'idbtn_back', 'kmsi', 'i0281']),
+  },
+  {
+    brand: 'google',
+    ids: new Set(['identifierid', 'identifiernext', 'passwordnext', 'totppin']),
+  },
+  { brand: 'apple', ids: new Set(['account_name_text_field', 'password_text_field', 'sign-in']) },
+];
+
 /** Meta tags that state the page's own address or image. */
 const SELF_META = ['og:url', 'og:image', 'twitter:image', 'og:image:url'];
 /**
@@ -114,8 +133,6 @@ const SELF_META = ['og:url', 'og:image', 'twitter:image', 'og:image:url'];
  */
 const SOCIAL_SIGN_IN =
   /\b(?:(?:sign|log)\s*(?:in|on|up)|login|continue|connect|register|pay|checkout|check\s+out|buy|donate)\s+(?:with|via|using)\s+|\b(?:iniciar\s+sesi[oó]n|entrar|acceder|continuar|registrarse)\s+con\s+|\b(?:anmelden|einloggen|fortfahren)\s+mit\s+|\b(?:se\s+connecter|continuer|s'inscrire)\s+avec\s+|\b(?:entrar|continuar)\s+com\s+/i;
-/** A link into a brand's sign-in API (OAuth/OpenID dialogs): a social sign-in button. */
-const OAUTH_PATH = /\/(?:oauth2?|dialog\/oauth|authorize|auth\/authorize|o\/oauth2|sso|signin)/i;
 
 /**
  * The brands a page claims to be on a site they do not own, strongest first.
@@ -156,6 +173,13 @@ export function brandClaims(docs: readonly PageDocument[], context: PageContext)
     for (const reference of selfReferences(doc)) {
       const brand = officialBrand(reference);
       if (brand !== undefined) add(brand, 'canonical');
+    }
+    for (const { brand: id, ids } of SIGN_IN_FINGERPRINTS) {
+      const seen = new Set(
+        doc.fields.flatMap((f) => [f.name.toLowerCase(), f.id.toLowerCase()]).filter((v) => ids.has(v)),
+      );
+      const brand = context.brands.brandByName(id);
+      if (seen.size >= 2 && brand !== undefined) add(brand, 'clone_source');
     }
     for (const comment of doc.comments.slice(0, 5)) {
       const source = SAVED_FROM.exec(comment)?.[1];
@@ -282,7 +306,11 @@ function namesItself(docs: readonly PageDocument[], context: PageContext): boole
   );
 }
 
-/** Brands offered as a way to sign in (a "Sign in with X" button or a link to X's OAuth). */
+/**
+ * Brands offered as a way to sign in or pay, by the text of a control ("Sign in with X", "Pay
+ * with X"). Links into a brand's sign-in endpoints are not counted: a page cloned from that
+ * brand's own sign-in page is full of them.
+ */
 function socialSignIns(docs: readonly PageDocument[], context: PageContext): Set<Brand> {
   const out = new Set<Brand>();
   for (const doc of docs) {
@@ -298,15 +326,6 @@ function socialSignIns(docs: readonly PageDocument[], context: PageContext): Set
       const brand = context.brands.brandByName(rest.split(/\s+/).slice(0, 3).join(' '));
       const first = context.brands.brandByName(rest.split(/\s+/)[0] ?? '');
       for (const b of [brand, first]) if (b !== undefined) out.add(b);
-    }
-    for (const link of doc.links) {
-      const resolved = resolveReference(link.href, context.analysis.url.href);
-      if (resolved === null || !OAUTH_PATH.test(resolved.pathname)) continue;
-      const brand =
-        resolved.registrableDomain === null
-          ? undefined
-          : context.brands.officialBrand(resolved.registrableDomain);
-      if (brand !== undefined) out.add(brand);
     }
   }
   return out;

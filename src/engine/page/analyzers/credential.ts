@@ -105,6 +105,10 @@ export function analyzeCredentials(page: PageView, context: PageContext): PageFi
   }
   const upload = identityUpload(page, context, fields, claims);
   if (upload !== null) findings.push(upload);
+  if (!login && !card) {
+    const identity = identityHarvest(context, fields, claims, lure);
+    if (identity !== null) findings.push(identity);
+  }
   if (clone !== null) findings.push(clone);
   return findings;
 }
@@ -232,6 +236,39 @@ function identityUpload(
     group: 'content',
     evidence: excerpt(`file upload for "${hit.term}" as ${describeClaim(claim)}`),
     text: `the page asks for identity documents as ${claim.brand.name} on a site ${claim.brand.name} does not own`,
+    brand: claim.brand,
+  };
+}
+
+/**
+ * Identity secrets (social security number, birth date, licence number, card PIN, maiden name)
+ * asked for as a brand on a site the brand does not own: the "verify your identity" step of bank
+ * kits. **caution**; **danger** on risky infrastructure or under an account lure.
+ */
+function identityHarvest(
+  context: PageContext,
+  fields: SensitiveFields,
+  claims: readonly BrandClaim[],
+  lure: CredentialLure | null,
+): PageFinding | null {
+  if (context.reputable || fields.identityData.length < 2) return null;
+  const claim = claims.find((c) => c.strength === 'strong');
+  if (claim === undefined) return null;
+  const level = context.riskyInfrastructure || lure !== null ? 'danger' : 'caution';
+  const names = fields.identityData
+    .slice(0, 3)
+    .map((f) => f.name || f.id)
+    .join(', ');
+  return {
+    id: 'identity_data_brand_mismatch',
+    level,
+    threatTypes: ['brand_impersonation', 'account_phishing'],
+    signals: ['brand_impersonation', 'domain_mismatch', 'account_phishing'],
+    confidence: level === 'danger' ? 0.9 : 0.74,
+    weight: 0,
+    group: 'content',
+    evidence: excerpt(`identity fields (${names}) as ${describeClaim(claim)}`),
+    text: `the page asks for identity secrets as ${claim.brand.name} on a site ${claim.brand.name} does not own`,
     brand: claim.brand,
   };
 }

@@ -38,6 +38,12 @@ export interface SensitiveFields {
   identifier: PageField[];
   /** File inputs (`<input type=file>`): identity documents, selfies. */
   files: PageField[];
+  /**
+   * Inputs for identity secrets a bank or agency uses to verify its customer: social security
+   * or tax number, date of birth, driving licence number, card PIN, mother's maiden name,
+   * security answers.
+   */
+  identityData: PageField[];
   /** Some sensitive field exists only in HTML decoded from a script. */
   fromDecoded: boolean;
 }
@@ -77,6 +83,10 @@ const fieldText = (f: PageField): string => `${f.name} ${f.id} ${f.placeholder} 
  */
 const PASSWORD_NAME =
   /(?:^|[^a-z])(?:pass(?:word|wd|wort|code)?|pwd|pswd|psw|contra(?:s[eé]|se)?[nñ]a|contra|senha|mot.?de.?passe|mdp|wachtwoord|has[lł]o|[sş]ifre|parol[ae]?|clave|kennwort|passe)(?:[^a-z]|$)|пароль|密码|パスワード|비밀번호/i;
+/** Identity-secret fields: SSN, tax id, birth date, licence number, PIN, maiden name, answers. */
+const IDENTITY_DATA_NAME =
+  /(?:^|[^a-z])(?:ssn|social.?security|sin|tax.?id|tin|dob|birth|geburt|nacimiento|naissance|nascita|dln|driver.?s?.?licen[cs]e|licen[cs]e.?number|pin|atm.?pin|card.?pin|mmn|maiden|security.?(?:question|answer)|answer\d?)(?:[^a-z]|$)/i;
+
 /** Identifier fields: e-mail, phone, user name, login, account id. */
 const IDENTIFIER_NAME =
   /(?:^|[^a-z])(?:e?-?mail|email|correo|user(?:name|id)?|login|account|acct|phone|mobile|tel|usuario|utilisateur|benutzer|identifiant|id)(?:[^a-z]|$)|логин|телефон/i;
@@ -126,6 +136,7 @@ export function sensitiveFields(page: PageView, docs: readonly PageDocument[]): 
     forms: [],
     identifier: [],
     files: [],
+    identityData: [],
     fromDecoded: false,
   };
   let seedWords = 0;
@@ -147,6 +158,9 @@ export function sensitiveFields(page: PageView, docs: readonly PageDocument[]): 
           result.identifier.push(field);
         }
         if (field.tag === 'input' && field.type === 'file') result.files.push(field);
+        if (field.type !== 'hidden' && IDENTITY_DATA_NAME.test(fieldWords(field))) {
+          result.identityData.push(field);
+        }
       }
       if (!sensitive) continue;
       if (decoded) result.fromDecoded = true;
