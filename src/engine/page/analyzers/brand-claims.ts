@@ -176,7 +176,9 @@ export function brandClaims(docs: readonly PageDocument[], context: PageContext)
     }
     for (const { brand: id, ids } of SIGN_IN_FINGERPRINTS) {
       const seen = new Set(
-        doc.fields.flatMap((f) => [f.name.toLowerCase(), f.id.toLowerCase()]).filter((v) => ids.has(v)),
+        doc.fields
+          .flatMap((f) => [f.name.toLowerCase(), f.id.toLowerCase()])
+          .filter((v) => ids.has(v)),
       );
       const brand = context.brands.brandByName(id);
       if (seen.size >= 2 && brand !== undefined) add(brand, 'clone_source');
