@@ -144,6 +144,8 @@ export class BrandIndex {
   private readonly bySkeletonPrefix = new Map<number, BrandToken[]>();
   /** Hash of each deletion variant (≤ tolerance characters removed) → tokens, see {@link deletionHashes}. */
   private readonly deletions = new Map<number, BrandToken[]>();
+  /** A bit per hash bucket of {@link deletions} (2^20 buckets): a cheap "certainly absent" test. */
+  private readonly deletionBits = new Uint32Array(BIT_MASK + 1);
   private readonly byName = new Map<string, Brand>();
   /** Token lengths with tolerance ≥ 1 and = 2, to skip impossible lookalike searches. */
   private readonly lookalikeLengths: [Set<number>, Set<number>] = [new Set(), new Set()];
@@ -280,10 +282,16 @@ export class BrandIndex {
       return false;
     };
     const [oneEdit, twoEdits] = this.lookalikeLengths;
-    const maxDepth = near(twoEdits, 2) ? 2 : near(oneEdit, 1) ? 1 : 0;
+    // A label's 2-deletion variants (length L − 2) can only meet a token's ≤ 2-deletion variants
+    // when the token is L − 2 … L long: only then is the quadratic neighbourhood worth building.
+    const twoDeep = [0, 1, 2].some((d) => twoEdits.has(label.length - d));
+    const maxDepth = twoDeep ? 2 : near(twoEdits, 2) || near(oneEdit, 1) ? 1 : 0;
     if (maxDepth === 0) return [];
     const hits = new Map<BrandToken, number>();
+    const bits = this.deletionBits;
     for (const variant of deletionHashes(label, maxDepth)) {
+      // Most variants match no token: a bit test spares the map look-up.
+      if (((bits[(variant >>> 5) & BIT_MASK] ?? 0) & (1 << (variant & 31))) === 0) continue;
       for (const entry of this.deletions.get(variant) ?? []) {
         if (hits.has(entry) || entry.token === label) continue;
         const limit = entry.tolerance;
@@ -334,6 +342,8 @@ export class BrandIndex {
       this.lookalikeLengths[tolerance - 1]?.add(token.length);
       for (const variant of new Set(deletionHashes(token, tolerance))) {
         push(this.deletions, variant, entry);
+        const word = (variant >>> 5) & BIT_MASK;
+        this.deletionBits[word] = (this.deletionBits[word] ?? 0) | (1 << (variant & 31));
       }
     }
   }
@@ -418,6 +428,9 @@ function findByPrefix(
   }
   return hits;
 }
+
+/** Words of the deletion bitset minus one: 2^15 words of 32 bits, 2^20 buckets. */
+const BIT_MASK = (1 << 15) - 1;
 
 /** Base of the polynomial hash of {@link deletionHashes} (odd, so it is invertible mod 2^32). */
 const HASH_BASE = 0x01000193;

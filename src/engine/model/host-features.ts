@@ -30,11 +30,20 @@ export const MAX_FEATURES = 1024;
 /** The feature kinds, each hashed with its own seed. */
 const KIND = { ngram: 1, label: 2, part: 3, suffix: 4, shape: 5 } as const;
 
-/** A host's hashed features: `indices[i]` with value `values[i]`, for `i < count`. */
+/**
+ * A host's hashed features: `indices[i]` with value `values[i]`, for `i < count`. The first
+ * `ngrams` of them are character n-grams of `anchored`, the i-th starting at `starts[i]` with
+ * length `lengths[i]` (kept so an explanation need not hash them again).
+ */
 export interface HostFeatures {
   indices: Uint32Array;
   values: Float32Array;
   count: number;
+  ngrams: number;
+  starts: Uint16Array;
+  lengths: Uint8Array;
+  /** `^name$` the n-grams were cut from. */
+  anchored: string;
 }
 
 /** Reusable buffers: one scoring call allocates nothing. */
@@ -43,6 +52,10 @@ export function createFeatureBuffer(): HostFeatures {
     indices: new Uint32Array(MAX_FEATURES),
     values: new Float32Array(MAX_FEATURES),
     count: 0,
+    ngrams: 0,
+    starts: new Uint16Array(MAX_FEATURES),
+    lengths: new Uint8Array(MAX_FEATURES),
+    anchored: '',
   };
 }
 
@@ -95,9 +108,15 @@ export function hostFeatures(host: string, suffix: string, out: HostFeatures): v
   const weight = grams > 0 ? 1 / Math.sqrt(grams) : 0;
   for (let n = NGRAM_MIN; n <= NGRAM_MAX; n++) {
     for (let start = 0; start + n <= anchored.length; start++) {
+      if (count < MAX_FEATURES) {
+        out.starts[count] = start;
+        out.lengths[count] = n;
+      }
       push(hashRange(KIND.ngram * 16 + n, anchored, start, start + n), weight);
     }
   }
+  out.ngrams = count;
+  out.anchored = anchored;
 
   const labels = name === '' ? [] : name.split('.');
   for (const label of labels) {
@@ -135,32 +154,30 @@ function bucket(value: number, bounds: readonly number[]): number {
 }
 
 /**
- * The `count` n-grams of a host with the largest positive `weightOf(index)`, strongest first, as
- * text (anchors `^`/`$` kept): what explains a score. Only the winners are cut out of the string.
- * Token and shape features are not listed: they explain less than the n-grams they overlap.
+ * The `count` n-grams of already hashed features with the largest positive `weightOf(index)`,
+ * strongest first, as text (anchors `^`/`$` kept): what explains a score. Only the winners are
+ * cut out of the string. Token and shape features are not listed: they explain less than the
+ * n-grams they overlap.
  */
 export function topNgrams(
-  host: string,
-  suffix: string,
+  features: HostFeatures,
   count: number,
   weightOf: (index: number) => number,
 ): string[] {
-  const name =
-    suffix !== '' && host.endsWith(`.${suffix}`) ? host.slice(0, -suffix.length - 1) : host;
-  const anchored = `^${name.slice(0, 253)}$`;
-  const best: { weight: number; index: number; start: number; n: number }[] = [];
-  for (let n = NGRAM_MIN; n <= NGRAM_MAX; n++) {
-    for (let start = 0; start + n <= anchored.length; start++) {
-      const index = hashRange(KIND.ngram * 16 + n, anchored, start, start + n);
-      const weight = weightOf(index);
-      if (weight <= 0 || best.some((b) => b.index === index)) continue;
-      if (best.length === count && weight <= (best[count - 1]?.weight ?? 0)) continue;
-      best.push({ weight, index, start, n });
-      best.sort((a, b) => b.weight - a.weight);
-      if (best.length > count) best.pop();
-    }
+  const best: { weight: number; index: number; at: number }[] = [];
+  for (let i = 0; i < features.ngrams; i++) {
+    const index = features.indices[i] ?? 0;
+    const weight = weightOf(index);
+    if (weight <= 0 || best.some((b) => b.index === index)) continue;
+    if (best.length === count && weight <= (best[count - 1]?.weight ?? 0)) continue;
+    best.push({ weight, index, at: i });
+    best.sort((x, y) => y.weight - x.weight);
+    if (best.length > count) best.pop();
   }
-  return best.map((b) => anchored.slice(b.start, b.start + b.n));
+  return best.map(({ at }) => {
+    const start = features.starts[at] ?? 0;
+    return features.anchored.slice(start, start + (features.lengths[at] ?? 0));
+  });
 }
 
 /**

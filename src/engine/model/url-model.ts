@@ -100,8 +100,19 @@ export class UrlModel {
    * (`^paypa`, `login`, `.top$`). Computed only for hosts the model flags.
    */
   explain(hostname: string, suffix: string): string[] {
-    return topNgrams(modelHost(hostname), suffix, EXPLAIN_COUNT, (i) => this.weights[i] ?? 0);
+    const features = this.buffer;
+    if (features.anchored !== anchoredName(modelHost(hostname), suffix)) {
+      hostFeatures(modelHost(hostname), suffix, features);
+    }
+    return topNgrams(features, EXPLAIN_COUNT, (i) => this.weights[i] ?? 0);
   }
+}
+
+/** `^name$` of a host as `hostFeatures` cuts it (to reuse the features of the last score). */
+function anchoredName(host: string, suffix: string): string {
+  const name =
+    suffix !== '' && host.endsWith(`.${suffix}`) ? host.slice(0, -suffix.length - 1) : host;
+  return `^${name.slice(0, 253)}$`;
 }
 
 /** Logistic function: log-odds → probability. */
