@@ -206,6 +206,15 @@ describe('parcel-fee lures', () => {
 });
 
 describe('cloaking', () => {
+  it('a human check that no CAPTCHA service serves is evidence, a real one is not', () => {
+    const fake = '<title>Checking your browser</title><p>Please wait while we check.</p>';
+    const ids = (html: string): string[] =>
+      analyze(html, 'https://quiet-garden-notes.com/').map((f) => f.id);
+    expect(ids(fake)).toContain('security_gate');
+    const real = `${fake}<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script>`;
+    expect(ids(real)).not.toContain('security_gate');
+  });
+
   it('a <noscript> bounce to another site is evidence', () => {
     const html = `<noscript><meta http-equiv="refresh" content="0;url=https://www.google.com/"></noscript><title>x</title>`;
     const findings = analyzePage(parsePage(html), urlContext('https://quiet-garden-notes.com/'));

@@ -20,6 +20,8 @@
  *   other evidence);
  * - `visitor_checks` (cloak +1.0): IP geolocation, datacenter/VPN, crawler user-agent and
  *   mobile-only checks, the testcookie AES challenge (§2.0, IOK);
+ * - `security_gate` (cloak +1.0): "verify you are human" text on a page that loads no CAPTCHA
+ *   service (a fake check in front of a kit's sign-in step);
  * - `noscript_bounce` (cloak +1.5): a `<noscript>` refresh sending visitors without JavaScript —
  *   scanners — to another site; the fetcher does not follow it and reads the page as served;
  * - `obfuscated_loader` (cloak +0.8): `document.write(atob(…))`, obfuscator.io `_0x` names,
@@ -35,6 +37,7 @@ import { resolveReference } from '../../url/resolve-reference.js';
 import type { PageContext, PageView } from '../page-context.js';
 import { around, excerpt, type PageFinding } from '../page-finding.js';
 import { type BrandClaim, brandClaims, describeClaim } from './brand-claims.js';
+import { FAKE_VERIFICATION } from './clickfix-patterns.js';
 import { pageDocuments } from './decoded-documents.js';
 import { MONEY, parseAmount } from './money.js';
 import {
@@ -105,6 +108,19 @@ export function analyzeSocialEngineering(page: PageView, context: PageContext): 
       ),
     );
   }
+  const gate = securityGate(page, context);
+  if (gate !== null) {
+    findings.push(
+      soft(
+        'security_gate',
+        'cloak',
+        1.0,
+        [],
+        gate,
+        'the page shows a human check that no CAPTCHA service serves',
+      ),
+    );
+  }
   const bounce = noscriptBounce(page, context);
   if (bounce !== null) {
     findings.push(
@@ -137,6 +153,40 @@ export function analyzeSocialEngineering(page: PageView, context: PageContext): 
     if (shop !== null) findings.push(shop);
   }
   return findings;
+}
+
+/** Longest visible text of a page that is only a human check (characters). */
+const GATE_MAX_TEXT = 1500;
+
+/** Hosts of the CAPTCHA services a real human check loads (reCAPTCHA, hCaptcha, Turnstile). */
+const CAPTCHA_SERVICE =
+  /(?:google\.com\/recaptcha|recaptcha\.net|gstatic\.com\/recaptcha|hcaptcha\.com|challenges\.cloudflare\.com|arkoselabs\.com|funcaptcha\.com)/i;
+
+/**
+ * A fake "security check" gate: "verify you are human" or "checking your browser" on a page that
+ * loads no CAPTCHA service — kits put one before the sign-in step to keep scanners out. Soft:
+ * the text is evidence only next to other signals.
+ */
+function securityGate(page: PageView, context: PageContext): string | null {
+  if (context.reputable) return null;
+  // A gate is a short page that is only the check; an article quoting the lure is long.
+  if (page.doc.visibleText.length > GATE_MAX_TEXT) return null;
+  // The check is what the page is: its title, a heading or a button says it, or a tick box
+  // stands next to it — not a sentence of an article quoting the lure.
+  const prominent = `${page.identityLower} ${page.doc.buttons.join(' ').toLowerCase()}`;
+  const checkbox = page.doc.fields.some((f) => f.type === 'checkbox');
+  const match = FAKE_VERIFICATION.exec(
+    checkbox ? page.textLower.slice(0, GATE_MAX_TEXT) : prominent,
+  );
+  if (match === null) return null;
+  const doc = page.doc;
+  const sources = [
+    ...doc.scripts.map((s) => s.src ?? ''),
+    ...doc.iframes,
+    page.code.slice(0, 65536),
+  ];
+  if (sources.some((source) => CAPTCHA_SERVICE.test(source))) return null;
+  return `"${match[0]}" without a CAPTCHA service`;
 }
 
 /**
