@@ -54,7 +54,7 @@ describe('linkguard eval --pages', () => {
 
   it('prints the summary and the category table', () => {
     expect(table.code, table.stderr).toBe(0);
-    expect(table.stdout).toMatch(/malicious judged not safe\s+\d/);
+    expect(table.stdout).toMatch(/malicious judged not safe \(recall\)\s+\d/);
     expect(table.stdout).toMatch(/^category\s+pages\s+TP\s+FP\s+FN\s+precision\s+recall$/m);
     expect(table.stdout).toMatch(/^fake_captcha\s+7\s/m);
   });
