@@ -128,6 +128,28 @@ describe('where a page says which brand it is', () => {
     ]);
   });
 
+  it('ASCII look-alikes of a distinctive name in the title (l for I, I for l, 0 for o)', () => {
+    const at = 'https://quiet-garden-notes.com/';
+    expect(claimsOf('<title>Blue Badge | lnstagram</title>', at)).toEqual(['instagram:strong']);
+    expect(claimsOf('<title>Log in to your PayPaI account</title>', at)).toEqual(['paypal:strong']);
+    // Ordinary words one swap away from nothing, and ordinary-word brands, are left alone.
+    expect(claimsOf('<title>Olive oil and lnk</title>', at)).toEqual([]);
+    expect(claimsOf('<title>App1e pie</title>', at)).toEqual([]);
+  });
+
+  it('an ordinary-word brand named by a specific name: several words or its own compound', () => {
+    const at = 'https://quiet-garden-notes.com/';
+    // "Intesa" alone is an Italian word; "Intesa Sanpaolo" is the bank, even mid-title.
+    expect(claimsOf('<title>Banca Intesa Sanpaolo - Conto Corrente</title>', at)).toEqual([
+      'intesa-sanpaolo:strong',
+    ]);
+    expect(claimsOf('<title>Un’intesa tra amici</title>', at)).toEqual([]);
+    // A one-word alias built on the brand's token reads as the brand.
+    expect(claimsOf('<title>Raiffeisenbank</title>', at)).toEqual(['raiffeisen:strong']);
+    expect(claimsOf('<p>Your Apple ID</p><p>Apple ID password</p>', at)).toEqual(['apple:weak']);
+    expect(claimsOf('<p>An apple a day.</p><p>Apple pie.</p>', at)).toEqual([]);
+  });
+
   it('a distinctive brand repeated at the top of the text is a weak claim', () => {
     const text = '<p>About DHL</p><p>Your DHL parcel is waiting.</p>';
     expect(claimsOf(text, 'https://quiet-garden-notes.com/')).toEqual(['dhl:weak']);
@@ -152,6 +174,52 @@ describe('cloned sign-in pages and identity secrets', () => {
     ]);
     const own = '<title>Tax form</title><form><input name="ssn"><input name="dob"></form>';
     expect(loud(analyze(own, 'https://quiet-garden-notes.com/'))).toEqual([]);
+  });
+
+  it('a full set of security answers under a bank’s copyright line', () => {
+    const answers = (n: number): string =>
+      Array.from({ length: n }, (_, i) => `<input name="answer${i + 1}">`).join('');
+    const page = (n: number): string =>
+      `<title>Your Security Questions</title><form>${answers(n)}</form><p>© 2021 Wells Fargo</p>`;
+    expect(loud(analyze(page(3), 'https://quiet-garden-notes.com/'))).toEqual([
+      'caution:identity_data_brand_mismatch',
+    ]);
+    // Two answers under a copyright line are not enough: the line may name a parent company.
+    expect(loud(analyze(page(2), 'https://quiet-garden-notes.com/'))).toEqual([]);
+  });
+});
+
+describe('a locked-account notice without a form', () => {
+  const notice = (title: string): string =>
+    `<title>${title}</title><p>We've noticed unusual activity on your account. We need you to verify your account information.</p><a href="verify.php">Proceed to verification</a>`;
+
+  it('as a brand on a site it does not own is caution, danger on risky infrastructure', () => {
+    const findings = analyze(
+      notice('Wells Fargo | Before we proceed'),
+      'https://quiet-garden-notes.com/',
+    );
+    expect(loud(findings)).toEqual(['caution:account_lure_brand_mismatch']);
+    expect(findings[0]?.brand?.id).toBe('wells-fargo');
+    expect(
+      loud(analyze(notice('Wells Fargo | Before we proceed'), 'https://quiet-garden-notes.top/')),
+    ).toEqual(['danger:account_lure_brand_mismatch']);
+  });
+
+  it('on the brand’s own site, without a brand, or on a page that names itself it is nothing', () => {
+    expect(loud(analyze(notice('Wells Fargo | Security'), 'https://www.wellsfargo.com/'))).toEqual(
+      [],
+    );
+    expect(loud(analyze(notice('Before we proceed'), 'https://quiet-garden-notes.com/'))).toEqual(
+      [],
+    );
+    expect(
+      loud(
+        analyze(
+          notice('Wells Fargo account scams | Quiet Garden Notes'),
+          'https://quiet-garden-notes.com/',
+        ),
+      ),
+    ).toEqual([]);
   });
 });
 

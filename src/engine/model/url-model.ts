@@ -10,6 +10,7 @@
  * are calibrated on a held-out long-tail benign set to fixed false-positive rates (manifest
  * `thresholds`), so "the model fires" means the same thing in every release.
  */
+import { BoundedMemo } from '../bounded-memo.js';
 import {
   createFeatureBuffer,
   HASH_BITS,
@@ -47,11 +48,24 @@ export interface UrlModelScore {
   supports: boolean;
 }
 
+/** A score with its explanation, as {@link UrlModel.read} remembers it. */
+export interface UrlModelRead extends UrlModelScore {
+  /** {@link UrlModel.explain} when `level` is not `none`, else []. */
+  ngrams: readonly string[];
+}
+
 /** How many n-grams an explanation names. */
 const EXPLAIN_COUNT = 3;
 
+/**
+ * Reads remembered (on a host's second sighting, so one-off hosts never churn it): a site asked
+ * about again costs a map lookup instead of ~300 feature hashes.
+ */
+const READ_MEMO_SIZE = 20_000;
+
 export class UrlModel {
   private readonly buffer: HostFeatures = createFeatureBuffer();
+  private readonly reads = new BoundedMemo<UrlModelRead>(READ_MEMO_SIZE, true);
 
   /**
    * @param weights int16 weights, 2^`hash_bits` of them.
@@ -71,6 +85,22 @@ export class UrlModel {
     if (!(strong >= caution && caution >= support)) {
       throw new Error('URL model thresholds must satisfy support ≤ caution ≤ strong');
     }
+  }
+
+  /**
+   * Score a host and, when it is flagged, explain the score: {@link score} and {@link explain}
+   * in one call, remembered per host.
+   *
+   * @param hostname ASCII host (punycode for IDNs).
+   * @param suffix its public suffix (PSL with private entries), '' when it has none.
+   */
+  read(hostname: string, suffix: string): UrlModelRead {
+    const key = `${suffix} ${hostname}`;
+    const known = this.reads.get(key);
+    if (known !== undefined) return known;
+    const score = this.score(hostname, suffix);
+    const ngrams = score.level === 'none' ? [] : this.explain(hostname, suffix);
+    return this.reads.remember(key, { ...score, ngrams });
   }
 
   /**

@@ -25,6 +25,16 @@ const COPYRIGHT =
   /(?:©|&copy;|\(c\)|copyright)\s*(?:\d{4}(?:\s*[-–]\s*\d{4})?)?\s*([^.|•·\n]{2,60})/giu;
 const WORD = /[\p{L}\p{N}&]+(?:['’.][\p{L}\p{N}]+)*/gu;
 
+/** One brand named in text, and whether the name is specific to it. */
+interface Mention {
+  brand: Brand;
+  /**
+   * The name is the brand's own even where the brand is an ordinary word: several words
+   * ("Intesa Sanpaolo", "Apple ID") or one word that is not the ordinary one ("BRImo" for BRI).
+   */
+  specific: boolean;
+}
+
 /**
  * Brands named by `text`, by word n-grams of up to four words. Diacritics are stripped and
  * look-alike letters of other scripts folded first, so `ḌḤL`, `Chɑse` and `Chαse` read as DHL
@@ -33,18 +43,37 @@ const WORD = /[\p{L}\p{N}&]+(?:['’.][\p{L}\p{N}]+)*/gu;
  * @param every one entry per mention instead of per brand.
  */
 export function brandsInText(text: string, brands: BrandIndex, every = false): Brand[] {
-  const words =
-    brands
-      .foldHomoglyphs(text.normalize('NFKD').replace(/\p{M}+/gu, ''))
-      .toLowerCase()
-      .match(WORD) ?? [];
   const found: Brand[] = [];
+  for (const { brand } of mentionsInText(text, brands)) {
+    if (every || !found.includes(brand)) found.push(brand);
+  }
+  return found;
+}
+
+/**
+ * Every brand mention in `text`, in order (see {@link brandsInText}).
+ *
+ * @param lookalikes also read one-word brand names written with ASCII look-alikes
+ *   ({@link asciiLookalikeBrand}): only for identity places, where a name is displayed.
+ */
+function mentionsInText(text: string, brands: BrandIndex, lookalikes = false): Mention[] {
+  const folded = brands.foldHomoglyphs(text.normalize('NFKD').replace(/\p{M}+/gu, ''));
+  const words = folded.toLowerCase().match(WORD) ?? [];
+  const found: Mention[] = [];
+  const cased = lookalikes ? (folded.match(WORD) ?? []) : [];
   for (let i = 0; i < words.length; i += 1) {
+    const lookalike = lookalikes ? asciiLookalikeBrand(cased[i] ?? '', brands) : undefined;
+    if (lookalike !== undefined) {
+      found.push({ brand: lookalike, specific: true });
+      continue;
+    }
     for (let n = Math.min(MAX_NGRAM, words.length - i); n >= 1; n -= 1) {
       const phrase = words.slice(i, i + n).join(' ');
       const brand = brands.brandByName(phrase);
-      if (brand !== undefined && namesBrand(brand, phrase)) {
-        if (every || !found.includes(brand)) found.push(brand);
+      if (brand === undefined) continue;
+      const core = normalizeBrandName(phrase);
+      if (namesBrand(brand, core)) {
+        found.push({ brand, specific: core.includes(' ') || !brand.tokens.includes(core) });
         i += n - 1;
         break;
       }
@@ -54,16 +83,52 @@ export function brandsInText(text: string, brands: BrandIndex, every = false): B
 }
 
 /**
- * True when `phrase` names `brand` in running text. One word counts only when it is one
- * of the brand's host tokens (`paypal`, `dhl`, `sparkasse`): one-word aliases are often ordinary
- * words in some language (`e&` normalizes to Portuguese/Italian "e", HBO's `max` is "Air Max",
- * `united` is "United Kingdom"). Names of several words are specific enough as they are.
+ * ASCII letters a name is spelled with to pass for another (`lnstagram` with a lower-case L for
+ * the capital I, `PayPaI` with a capital I for the l, `G00gle`, `rnicrosoft`): the ASCII rows of
+ * the Unicode confusables table (UTS #39) that survive lower-casing.
  */
-function namesBrand(brand: Brand, phrase: string): boolean {
+const ASCII_LOOKALIKES: readonly (readonly [RegExp, string])[] = [
+  [/l/g, 'i'],
+  [/I/g, 'l'],
+  [/0/g, 'o'],
+  [/1/g, 'l'],
+  [/rn/g, 'm'],
+  [/vv/g, 'w'],
+];
+/** Shortest name read through look-alikes: shorter ones are one swap from ordinary words. */
+const MIN_LOOKALIKE_LENGTH = 5;
+
+/**
+ * The brand a word spells with one kind of ASCII look-alike swapped back (`lnstagram` →
+ * Instagram), or undefined when the word is a name as written or no swap gives a distinctive
+ * brand name. Brands whose name is an ordinary word are left out.
+ *
+ * @param word one word as written (case kept: `PayPaI`).
+ */
+function asciiLookalikeBrand(word: string, brands: BrandIndex): Brand | undefined {
+  if (word.length < MIN_LOOKALIKE_LENGTH || brands.brandByName(word) !== undefined)
+    return undefined;
+  for (const [from, to] of ASCII_LOOKALIKES) {
+    const swapped = word.replace(from, to).toLowerCase();
+    if (swapped === word.toLowerCase()) continue;
+    const brand = brands.brandByName(swapped);
+    if (brand !== undefined && !brand.commonWord && brand.tokens.includes(swapped)) return brand;
+  }
+  return undefined;
+}
+
+/**
+ * True when `core` (the normalized words that matched) names `brand` in running text. One word
+ * counts only when it is one of the brand's host tokens (`paypal`, `dhl`, `sparkasse`) or one of
+ * its names built on a token (`raiffeisenbank`, `brimo` for BRI): other one-word aliases are
+ * often ordinary words in some language (`e&` normalizes to Portuguese/Italian "e", HBO's `max`
+ * is "Air Max", `united` is "United Kingdom"). Names of several words are specific enough.
+ */
+function namesBrand(brand: Brand, core: string): boolean {
   // Judged on the words that name it: "to the united" is the one word "united".
-  const core = normalizeBrandName(phrase);
   if (core.includes(' ')) return true;
-  return core.length >= 3 && brand.tokens.includes(core);
+  if (core.length < 3) return false;
+  return brand.tokens.some((word) => (word.length >= 3 ? core.includes(word) : core === word));
 }
 
 /**
@@ -75,11 +140,16 @@ export function identityBrands(doc: PageDocument, brands: BrandIndex): NamedBran
   const byBrand = new Map<Brand, Set<string>>();
   const add = (place: string, text: string, strict: boolean): void => {
     if (text === '') return;
-    for (const brand of brandsInText(text, brands)) {
-      if (strict && brand.commonWord) continue;
-      // An ordinary word names its brand where a name starts: "Chase | Sign in", "Orange
-      // Espace Client" — not inside another name ("Astral Guild Forum" is not Guild.xyz).
-      if (brand.commonWord && !startsSegment(text, brand, brands)) continue;
+    const seen = new Set<Brand>();
+    for (const { brand, specific } of mentionsInText(text, brands, place !== 'copyright')) {
+      if (seen.has(brand)) continue;
+      seen.add(brand);
+      if (brand.commonWord && !specific) {
+        if (strict) continue;
+        // An ordinary word names its brand where a name starts: "Chase | Sign in", "Orange
+        // Espace Client" — not inside another name ("Astral Guild Forum" is not Guild.xyz).
+        if (!startsSegment(text, brand, brands)) continue;
+      }
       const places = byBrand.get(brand) ?? new Set<string>();
       places.add(place);
       byBrand.set(brand, places);
@@ -128,18 +198,22 @@ function startsSegment(text: string, brand: Brand, brands: BrandIndex): boolean 
 /** Visible text read for repeated brand names (characters). */
 const TOP_TEXT_CHARS = 3000;
 
-/** Brands (not ordinary words) named at least twice in `text`. */
+/** Brands named at least twice in `text` (ordinary-word brands by a specific name). */
 function repeatedBrands(text: string, brands: BrandIndex): Brand[] {
   const counts = new Map<Brand, number>();
-  for (const brand of brandsInText(text, brands, true)) {
-    if (!brand.commonWord) counts.set(brand, (counts.get(brand) ?? 0) + 1);
+  for (const { brand, specific } of mentionsInText(text, brands)) {
+    if (!brand.commonWord || specific) counts.set(brand, (counts.get(brand) ?? 0) + 1);
   }
   return [...counts].filter(([, n]) => n >= 2).map(([brand]) => brand);
 }
 
 /** Brands named in the first part of the body text (for category rules: carriers, agencies). */
 export function bodyBrands(doc: PageDocument, brands: BrandIndex): Brand[] {
-  return brandsInText(doc.text.slice(0, BODY_SCAN_CHARS), brands).filter((b) => !b.commonWord);
+  const found = new Set<Brand>();
+  for (const { brand, specific } of mentionsInText(doc.text.slice(0, BODY_SCAN_CHARS), brands)) {
+    if (!brand.commonWord || specific) found.add(brand);
+  }
+  return [...found];
 }
 
 /** True when `brand` owns the registrable domain (the page is on the brand's own site). */

@@ -96,7 +96,7 @@ export interface UrlModelReading {
   /** Enough to back weak evidence (a brand lookalike, a brand next to ordinary words). */
   supports: boolean;
   /** The n-grams that raised the score most, only when `level` is not `none`. */
-  ngrams: string[];
+  ngrams: readonly string[];
 }
 
 /**
@@ -291,14 +291,7 @@ function readModel(
 ): UrlModelReading | null {
   const site = model === null ? null : modelSite(url, hosting, platformHost);
   if (model === null || site === null) return null;
-  const { logit, level, supports } = model.score(site.site, site.suffix);
-  return {
-    site: site.site,
-    logit,
-    level,
-    supports,
-    ngrams: level === 'none' ? [] : model.explain(site.site, site.suffix),
-  };
+  return { site: site.site, ...model.read(site.site, site.suffix) };
 }
 
 function isUnderSuffix(hostname: string, suffixes: ReadonlySet<string>): boolean {

@@ -87,7 +87,8 @@ describe('segmentWords', () => {
   it('builds a trie that shares prefixes and marks words, and ignores 1-letter words', () => {
     const dictionary = createDictionary(['paypal', 'pay', 'a']);
     // p-a-y-p-a-l: six nodes below the root, `pay` reuses the first three.
-    expect(dictionary.edges.size).toBe(6);
+    expect(dictionary.childNode).toHaveLength(6);
+    expect(dictionary.childStart).toHaveLength(8);
     expect([...dictionary.terminal].filter((t) => t === 1)).toHaveLength(2);
     expect(dictionary.words.has('a')).toBe(false);
     expect(segmentWords('payday', dictionary)).toEqual({

@@ -7,8 +7,8 @@
  *
  * Dynamic programming over the label: each dictionary word costs 1, each character no word covers
  * costs {@link UNKNOWN_CHAR_COST}, and the cheapest split wins, so longer real words beat fragments.
- * The dictionary is a trie with integer-keyed transitions, so the inner loop walks characters
- * without cutting strings and stops as soon as the text under it cannot begin any word.
+ * The dictionary is a trie in typed arrays, so the inner loop walks characters without cutting
+ * strings and stops as soon as the text under it cannot begin any word.
  */
 
 /** A word found in a label, with its offset. */
@@ -27,8 +27,17 @@ export interface Segmentation {
 /** Words and their trie, built once by {@link createDictionary}. */
 export interface WordDictionary {
   readonly words: ReadonlySet<string>;
-  /** Trie transitions: `node * ALPHABET + charCode` → child node; node 0 is the root. */
-  readonly edges: ReadonlyMap<number, number>;
+  /**
+   * Trie in child-list form: the children of `node` are `childNode[k]` for `k` in
+   * `childStart[node] … childStart[node + 1] - 1`, reached by the character `childCode[k]`.
+   * Node 0 is the root. Typed arrays scanned linearly beat a hash map here: most nodes have
+   * one or two children, and the segmenter takes ~100 transitions per label.
+   */
+  readonly childStart: Int32Array;
+  readonly childCode: Uint8Array;
+  readonly childNode: Int32Array;
+  /** The root's children by character code (−1 for none): every start position asks it. */
+  readonly rootChild: Int32Array;
   /** `terminal[node] === 1` when the path to `node` spells a word. */
   readonly terminal: Uint8Array;
 }
@@ -66,7 +75,47 @@ export function createDictionary(words: Iterable<string>): WordDictionary {
   }
   const terminal = new Uint8Array(nodes);
   for (const node of terminals) terminal[node] = 1;
-  return { words: set, edges, terminal };
+  return { words: set, terminal, ...childLists(edges, nodes) };
+}
+
+/** Lay the trie's `parent * ALPHABET + code → child` map out as child lists (CSR). */
+function childLists(
+  edges: ReadonlyMap<number, number>,
+  nodes: number,
+): Pick<WordDictionary, 'childStart' | 'childCode' | 'childNode' | 'rootChild'> {
+  const childStart = new Int32Array(nodes + 1);
+  // Typed-array reads below stay in bounds by construction; `?? 0` only satisfies the checker.
+  for (const key of edges.keys()) {
+    const slot = Math.floor(key / ALPHABET) + 1;
+    childStart[slot] = (childStart[slot] ?? 0) + 1;
+  }
+  for (let node = 0; node < nodes; node++) {
+    childStart[node + 1] = (childStart[node + 1] ?? 0) + (childStart[node] ?? 0);
+  }
+  const fill = childStart.slice(0, nodes);
+  const childCode = new Uint8Array(edges.size);
+  const childNode = new Int32Array(edges.size);
+  const rootChild = new Int32Array(ALPHABET).fill(-1);
+  for (const [key, child] of edges) {
+    const parent = Math.floor(key / ALPHABET);
+    const at = fill[parent] ?? 0;
+    fill[parent] = at + 1;
+    childCode[at] = key % ALPHABET;
+    childNode[at] = child;
+    if (parent === 0) rootChild[key % ALPHABET] = child;
+  }
+  return { childStart, childCode, childNode, rootChild };
+}
+
+/** The child of `node` reached by `code`, or −1. */
+function childOf(dictionary: WordDictionary, node: number, code: number): number {
+  if (code >= ALPHABET) return -1;
+  if (node === 0) return dictionary.rootChild[code] ?? -1;
+  const { childStart, childCode, childNode } = dictionary;
+  for (let k = childStart[node] ?? 0, end = childStart[node + 1] ?? 0; k < end; k++) {
+    if (childCode[k] === code) return childNode[k] ?? -1;
+  }
+  return -1;
 }
 
 /**
@@ -92,9 +141,8 @@ export function segmentWords(text: string, dictionary: WordDictionary): Segmenta
     }
     let node = 0;
     for (let end = start + 1; end <= n; end++) {
-      const code = text.charCodeAt(end - 1);
-      const next = code < ALPHABET ? dictionary.edges.get(node * ALPHABET + code) : undefined;
-      if (next === undefined) break;
+      const next = childOf(dictionary, node, text.charCodeAt(end - 1));
+      if (next < 0) break;
       node = next;
       if (end - start >= 2 && dictionary.terminal[node] === 1 && base + 1 < (cost[end] ?? 0)) {
         cost[end] = base + 1;

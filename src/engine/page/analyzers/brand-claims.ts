@@ -55,6 +55,11 @@ export interface BrandClaim {
   /** Hosts of resources the page loads from the brand's official domains. */
   hotlinks: string[];
   strength: ClaimStrength;
+  /**
+   * The page also names itself (its title or site name carries the site's own name), so a title
+   * naming the brand may be a topic ("Wells Fargo scams | Garden Notes") as much as a disguise.
+   */
+  selfNamed: boolean;
 }
 
 /** Places that state an identity on their own. */
@@ -234,6 +239,7 @@ export function brandClaims(docs: readonly PageDocument[], context: PageContext)
       places,
       hotlinks: [...(hotlinks.get(brand) ?? [])],
       strength: strengthOf(places),
+      selfNamed,
     });
   }
   const rank = { strong: 2, medium: 1, weak: 0 } as const;

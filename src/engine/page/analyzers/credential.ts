@@ -21,6 +21,10 @@
  *   (**caution** on any site: no real login posts a password to Telegram or Formspree; a drop
  *   named in code counts when the fields are sent by script), or posted to another registrable
  *   domain that no catalog brand owns (**soft**, content +2.0: see `OFF_SITE_WEIGHT`);
+ * - `credential_first_step`, `credential_lure`, `account_lure_brand_mismatch`,
+ *   `identity_document_upload`, `identity_data_brand_mismatch`: the steps around the password —
+ *   an identifier-only first step, a brand-less webmail/document/account lure, a locked-account
+ *   notice without a form, identity documents and secrets — each as a brand (see each function);
  * - `clone_artifact`: the marks of a page saver (`saved from url=` naming another site,
  *   SingleFile, HTTrack, save-page-we), **soft** content +1.5 (§4.3), on any page.
  */
@@ -63,6 +67,8 @@ const ACCOUNT_CATEGORIES = new Set([
 const OFF_SITE_WEIGHT = 2.0;
 /** Code searched for exfiltration endpoints (characters). */
 const MAX_CODE_SCAN = 1024 * 1024;
+/** Identity-secret inputs that make a full verification set (three security answers). */
+const FULL_IDENTITY_SET = 3;
 /** Text searched for account lures (characters). */
 const ACCOUNT_SCAN_CHARS = 32 * 1024;
 
@@ -100,7 +106,9 @@ export function analyzeCredentials(page: PageView, context: PageContext): PageFi
       findings.push(exfiltrationFinding(page, context, fields, login, exfiltration));
     }
   } else {
-    const first = firstStep(page, context, docs, fields, claims, lure);
+    const first =
+      firstStep(page, context, docs, fields, claims, lure) ??
+      lurePage(context, fields, claims, lure);
     if (first !== null) findings.push(first);
   }
   const upload = identityUpload(page, context, fields, claims);
@@ -210,6 +218,41 @@ function firstStep(
 }
 
 /**
+ * A page that presents itself as a brand it does not belong to and tells the visitor their
+ * account is locked, limited or must be verified, without a form: the interstitial that sends
+ * the victim on to the harvesting step ("We've noticed unusual activity on your account …
+ * PROCEED TO VERIFICATION"). The real brand says that on its own site. **caution**; **danger**
+ * on risky infrastructure. Only the account lure counts: webmail and shared-document phrases
+ * ("view document") are common on ordinary pages without a form.
+ */
+function lurePage(
+  context: PageContext,
+  fields: SensitiveFields,
+  claims: readonly BrandClaim[],
+  lure: CredentialLure | null,
+): PageFinding | null {
+  if (context.reputable || lure?.kind !== 'account' || fields.dataInputs > 0) return null;
+  // Without a form to weigh, a page that also names itself is read as writing about the brand.
+  const claim = claims.find((c) => c.strength === 'strong' && !c.selfNamed);
+  if (claim === undefined) return null;
+  const level = context.riskyInfrastructure ? 'danger' : 'caution';
+  const threatTypes: ThreatType[] = ['brand_impersonation', 'account_phishing'];
+  const signals: PageSignal[] = ['brand_impersonation', 'domain_mismatch', 'account_phishing'];
+  return {
+    id: 'account_lure_brand_mismatch',
+    level,
+    threatTypes,
+    signals,
+    confidence: level === 'danger' ? 0.88 : 0.7,
+    weight: 0,
+    group: 'content',
+    evidence: excerpt(`"${lure.evidence}" as ${describeClaim(claim)}`),
+    text: `the page tells a ${claim.brand.name} customer their account needs attention, on a site ${claim.brand.name} does not own`,
+    brand: claim.brand,
+  };
+}
+
+/**
  * An upload of identity documents (passport, ID card, selfie) on a page presenting itself as a
  * brand it does not belong to: identity theft behind an "account verification". **caution**;
  * **danger** on risky infrastructure.
@@ -252,7 +295,13 @@ function identityHarvest(
   lure: CredentialLure | null,
 ): PageFinding | null {
   if (context.reputable || fields.identityData.length < 2) return null;
-  const claim = claims.find((c) => c.strength === 'strong');
+  // A heading or copyright line names a brand as often as it claims it; a whole set of identity
+  // secrets (security answers, PIN and birth date) is what only the impersonator asks for.
+  const claim = claims.find(
+    (c) =>
+      c.strength === 'strong' ||
+      (c.strength === 'medium' && fields.identityData.length >= FULL_IDENTITY_SET),
+  );
   if (claim === undefined) return null;
   const level = context.riskyInfrastructure || lure !== null ? 'danger' : 'caution';
   const names = fields.identityData
