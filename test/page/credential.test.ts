@@ -248,15 +248,29 @@ describe('credential fields', () => {
       { length: 12 },
       (_, i) => `<input type="password" name="word${i + 1}">`,
     ).join('');
+    // Only the brand the page presents itself as, for naming (the seed analyzer judges grids).
     expect(
-      analyze(`<title>MetaMask</title><form>${grid}</form>`, 'https://mm-restore.top/'),
-    ).toEqual([]);
+      analyze(`<title>MetaMask</title><form>${grid}</form>`, 'https://mm-restore.top/').map(
+        (f) => f.id,
+      ),
+    ).toEqual(['brand_claim']);
   });
 
-  it('no sensitive field, no finding', () => {
+  it('no sensitive field, no credential finding: the claimed brand is a weightless soft finding', () => {
+    const findings = analyze(
+      '<title>PayPal</title><form><input name="q"></form>',
+      'https://pp-help.top/',
+    );
+    expect(findings.map((f) => [f.id, f.level, f.weight, f.brand?.id])).toEqual([
+      ['brand_claim', 'soft', 0, 'paypal'],
+    ]);
+    // Not on the brand's own site, not for a claim as loose as one heading.
     expect(
-      analyze('<title>PayPal</title><form><input name="q"></form>', 'https://pp-help.top/'),
+      analyze('<title>PayPal</title><form><input name="q"></form>', 'https://www.paypal.com/'),
     ).toEqual([]);
+    expect(analyze('<h2>PayPal</h2><form><input name="q"></form>', 'https://pp-help.top/')).toEqual(
+      [],
+    );
   });
 });
 

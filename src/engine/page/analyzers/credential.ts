@@ -25,6 +25,8 @@
  *   `identity_document_upload`, `identity_data_brand_mismatch`: the steps around the password —
  *   an identifier-only first step, a brand-less webmail/document/account lure, a locked-account
  *   notice without a form, identity documents and secrets — each as a brand (see each function);
+ * - `brand_claim`: the brand a page presents itself as, weight 0, so that a verdict raised by
+ *   other evidence names it;
  * - `clone_artifact`: the marks of a page saver (`saved from url=` naming another site,
  *   SingleFile, HTTrack, save-page-we), **soft** content +1.5 (§4.3), on any page.
  */
@@ -118,7 +120,42 @@ export function analyzeCredentials(page: PageView, context: PageContext): PageFi
     if (identity !== null) findings.push(identity);
   }
   if (clone !== null) findings.push(clone);
+  const named = namedClaim(context, claims, findings);
+  if (named !== null) findings.push(named);
   return findings;
+}
+
+/**
+ * The brand a page firmly presents itself as, when no other finding names one: a **soft**
+ * finding of weight 0 that changes no score but lets a verdict that is not safe for other
+ * reasons (the URL, a lure, the model) say which brand the page impersonates. Firmly: a strong
+ * claim, or a medium one from two places (a favicon and a heading), on a site that is not
+ * reputable.
+ */
+function namedClaim(
+  context: PageContext,
+  claims: readonly BrandClaim[],
+  findings: readonly PageFinding[],
+): PageFinding | null {
+  const claim = claims[0];
+  if (claim === undefined || context.reputable || findings.some((f) => f.brand !== undefined)) {
+    return null;
+  }
+  if (claim.strength === 'weak' || (claim.strength === 'medium' && claim.places.length < 2)) {
+    return null;
+  }
+  return {
+    id: 'brand_claim',
+    level: 'soft',
+    threatTypes: [],
+    signals: [],
+    confidence: 0.5,
+    weight: 0,
+    group: 'brand',
+    evidence: excerpt(describeClaim(claim)),
+    text: `the page presents itself as ${claim.brand.name} on a site ${claim.brand.name} does not own`,
+    brand: claim.brand,
+  };
 }
 
 /** A lure that makes a sign-in form a phishing form without a brand: what kind, and the words. */
