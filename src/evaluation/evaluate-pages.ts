@@ -10,6 +10,7 @@
  */
 import { systemClock } from '../clock.js';
 import type { Config } from '../config/config.js';
+import type { Brand } from '../engine/brand/brand-index.js';
 import type { Engine } from '../engine/create-engine.js';
 import { analyzePage } from '../engine/page/analyze-page.js';
 import { createPageContext } from '../engine/page/create-page-context.js';
@@ -119,7 +120,7 @@ export async function evaluatePages(
     const service = new DetectionService(engine, store, systemClock, null, { page, cacheSize: 0 });
     const rows: PageEvalRow[] = [];
     const labelBrand = (label: string | undefined): string | null =>
-      label === undefined ? null : (engine.brands.brandByName(label)?.name ?? null);
+      label === undefined ? null : (catalogBrandOfLabel(engine, label)?.name ?? null);
     for (const entry of corpus.pages) {
       const url = service.parse(server.url(entry));
       const started = performance.now();
@@ -154,6 +155,48 @@ export async function evaluatePages(
     await store.close();
     await server.close();
   }
+}
+
+/**
+ * Words a feed's brand label adds to a brand's name: legal forms and the generic word "Bank"
+ * ("PT Bank Rakyat Indonesia", "Wells Fargo Bank", "Chronopost International").
+ */
+const LABEL_DESIGNATORS = new Set([
+  'pt',
+  'inc',
+  'ltd',
+  'llc',
+  'plc',
+  'ag',
+  'sa',
+  'corp',
+  'corporation',
+  'group',
+  'international',
+  'bank',
+]);
+
+/**
+ * The catalog brand a corpus label names: the label itself, else its longest part that drops
+ * only leading and trailing designators (`LABEL_DESIGNATORS`).
+ *
+ * @returns the brand, or undefined when the label names none (`Webmail`, `Provider`).
+ */
+function catalogBrandOfLabel(engine: Engine, label: string): Brand | undefined {
+  const exact = engine.brands.brandByName(label);
+  if (exact !== undefined) return exact;
+  const words = label.trim().split(/\s+/);
+  const designator = (word: string): boolean => LABEL_DESIGNATORS.has(word.toLowerCase());
+  // Longest span first whose dropped words, before and after it, are all designators.
+  for (let length = words.length - 1; length >= 1; length -= 1) {
+    for (let start = 0; start + length <= words.length; start += 1) {
+      const dropped = [...words.slice(0, start), ...words.slice(start + length)];
+      if (!dropped.every(designator)) continue;
+      const brand = engine.brands.brandByName(words.slice(start, start + length).join(' '));
+      if (brand !== undefined) return brand;
+    }
+  }
+  return undefined;
 }
 
 function report(corpus: PageCorpus, rows: PageEvalRow[]): PageEvalReport {

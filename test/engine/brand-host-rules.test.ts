@@ -181,6 +181,36 @@ describe('brand-less wallet recovery lures', () => {
   });
 });
 
+describe('lure words spelled with digits for letters', () => {
+  it('are caution alone, danger with a brand or on throwaway infrastructure', () => {
+    const alone = judge('https://acc0unt-update.net/');
+    expect(alone.verdict).toBe('caution');
+    expect(alone.details.matched_patterns).toContain('rule:disguised_lure_word');
+    expect(alone.reason).toContain('"acc0unt"');
+    expect(judge('https://ver1fication-center.top/').verdict).toBe('danger');
+  });
+
+  it('need a digit between letters that reads as a lure word', () => {
+    for (const url of [
+      'https://w3schools-notes.com/',
+      'https://shop24-garden.com/',
+      'https://g4mes-arcade.net/',
+      'https://b2b-catalog.com/',
+    ]) {
+      expect(judge(url).details.matched_patterns).not.toContain('rule:disguised_lure_word');
+    }
+  });
+});
+
+describe('an ordinary-word brand written as a company writes its own domain', () => {
+  it('counts glued to a country or web word when another part carries a lure word', () => {
+    const v = judge('https://orangeuk-login.com/');
+    expect(v.verdict).not.toBe('safe');
+    expect(v.brand).toBe('Orange');
+    expect(judge('https://orangeuk-gardens.com/').verdict).toBe('safe');
+  });
+});
+
 describe('reasons and types', () => {
   it('names the primary official domain first', () => {
     expect(judge('https://google.com.account-check.top/').details.official_domain).toBe(

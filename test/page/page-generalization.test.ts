@@ -290,3 +290,71 @@ describe('cloaking', () => {
     expect(pageView(parsePage(html)).doc.meta.has('refresh')).toBe(false);
   });
 });
+
+describe('a big brand’s sign-in page copied without its name', () => {
+  const microsoft =
+    '<title>Sign in to your account</title><form action="1.php"><input type="email" name="u" placeholder="Email,phone, or Skype"></form><p>No account? Create one!</p><a href="#">Can’t access your account?</a>';
+
+  it('two of its interface phrases claim the brand; one alone, or generic words, do not', () => {
+    expect(claimsOf(microsoft, 'https://quiet-garden-notes.com/')).toEqual(['microsoft:strong']);
+    expect(loud(analyze(microsoft, 'https://quiet-garden-notes.com/'))).toEqual([
+      'caution:credential_first_step',
+    ]);
+    const one =
+      '<title>Members</title><form><input type="email" name="u"><input type="password" name="p"></form><a href="#">Can’t access your account?</a>';
+    expect(claimsOf(one, 'https://quiet-garden-notes.com/')).toEqual([]);
+    const generic =
+      '<title>Members</title><form><input type="password" name="p"></form><a>Forgot password?</a><a>Create new account</a><label>Stay signed in</label>';
+    expect(claimsOf(generic, 'https://quiet-garden-notes.com/')).toEqual([]);
+  });
+
+  it('a brand-stripped PayPal log-in keeps PayPal’s help link and error text', () => {
+    const html =
+      '<title>Log in to your account</title><form><input type="email" name="e"><input type="password" name="p"></form><p>That email format isn’t right</p><a>Having trouble logging in?</a>';
+    expect(loud(analyze(html, 'https://quiet-garden-notes.com/'))).toEqual([
+      'caution:credential_brand_mismatch',
+    ]);
+  });
+});
+
+describe('a sign-in on a throwaway site', () => {
+  const form =
+    '<title>Login</title><form action="https://collector-example.win/k.php"><input name="user"><input type="password" name="pass"></form>';
+
+  it('a password form posting to another site is caution on a hosting tenant, soft elsewhere', () => {
+    expect(loud(analyze(form, 'https://someone-profile.blogspot.com/'))).toEqual([
+      'caution:credential_exfiltration',
+    ]);
+    expect(loud(analyze(form, 'https://quiet-garden-notes.com/'))).toEqual([]);
+  });
+
+  it('a user-name step under an account warning is caution on an abused TLD, quiet elsewhere', () => {
+    const html =
+      '<title>Talep Oluştur</title><p>Hesabınız kurallarımızı ihlal ediyor, lütfen hesabınızı doğrulamak için formu doldurun.</p><form><input name="username"><button>Devam Et</button></form>';
+    expect(loud(analyze(html, 'https://games-area-example.cf/'))).toEqual([
+      'caution:credential_lure_first_step',
+    ]);
+    expect(loud(analyze(html, 'https://quiet-garden-notes.com/'))).toEqual([]);
+  });
+});
+
+describe('naming the brand', () => {
+  it('reads the owner written before the copyright sign', () => {
+    const html =
+      '<title>Welcome</title><form><input type="password" name="p"></form><footer>Help Centre · Facebook ©2018</footer>';
+    expect(claimsOf(html, 'https://quiet-garden-notes.com/')).toEqual(['facebook:medium']);
+  });
+
+  it('a brand named twice at the top, and no other, names a page other evidence raised', () => {
+    const html =
+      '<title>Validation Program Recovery</title><p>Continue to Facebook. We have detected suspicious activity on your Facebook account.</p><form action="x.php"><input name="e"><input type="password" name="p"></form>';
+    const findings = analyze(html, 'https://quiet-garden-notes.com/');
+    expect(loud(findings)).toEqual(['caution:credential_lure']);
+    expect(findings.find((f) => f.id === 'brand_claim')?.brand?.name).toBe('Facebook');
+    const two =
+      '<title>Recovery</title><p>Facebook and Instagram: Facebook, Instagram. Suspicious activity on your account.</p><form action="x.php"><input type="password" name="p"></form>';
+    expect(
+      analyze(two, 'https://quiet-garden-notes.com/').some((f) => f.id === 'brand_claim'),
+    ).toBe(false);
+  });
+});

@@ -230,9 +230,12 @@ async function evalPages(manifest: string, json: boolean): Promise<void> {
   }
   const summary = summaryTable(report);
   printTable(summary.headers, summary.rows);
-  console.log('');
-  const categories = categoryTable(report);
-  printTable(categories.headers, categories.rows);
+  // A corpus without threat-type labels (real captures) has no per-category truth to score.
+  if (report.categories.some((c) => c.support > 0)) {
+    console.log('');
+    const categories = categoryTable(report);
+    printTable(categories.headers, categories.rows);
+  }
   const misses = report.rows.filter((r) => r.verdict !== r.expected || r.missingSignals.length > 0);
   if (misses.length > 0) {
     console.log('\npages off their label:');

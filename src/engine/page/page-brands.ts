@@ -23,6 +23,12 @@ const BODY_SCAN_CHARS = 20_000;
 const MAX_LOGO_IMAGES = 30;
 const COPYRIGHT =
   /(?:©|&copy;|\(c\)|copyright)\s*(?:\d{4}(?:\s*[-–]\s*\d{4})?)?\s*([^.|•·\n]{2,60})/giu;
+/**
+ * The owner written before the sign and a year: "Facebook © 2018", "Meta ©2024" (the last few
+ * words before it).
+ */
+const COPYRIGHT_BEFORE =
+  /((?:[\p{L}\p{N}&'’-]+[ \t]+){0,2}[\p{L}\p{N}&'’-]+)[ \t]*(?:©|&copy;)[ \t]*\d{4}\b/gu;
 const WORD = /[\p{L}\p{N}&]+(?:['’.][\p{L}\p{N}]+)*/gu;
 
 /** One brand named in text, and whether the name is specific to it. */
@@ -162,9 +168,9 @@ export function identityBrands(doc: PageDocument, brands: BrandIndex): NamedBran
   for (const image of doc.images.slice(0, MAX_LOGO_IMAGES)) {
     if (/logo|brand|icon/i.test(`${image.alt} ${image.src}`)) add('logo', image.alt, false);
   }
-  for (const match of doc.text.slice(-BODY_SCAN_CHARS).matchAll(COPYRIGHT)) {
-    add('copyright', match[1] ?? '', false);
-  }
+  const tail = doc.text.slice(-BODY_SCAN_CHARS);
+  for (const match of tail.matchAll(COPYRIGHT)) add('copyright', match[1] ?? '', false);
+  for (const match of tail.matchAll(COPYRIGHT_BEFORE)) add('copyright', match[1] ?? '', false);
   // A distinctive brand name repeated at the top of what the visitor reads: kits that show the
   // brand only in body text and images (`DHL`, written `ḌḤL`, in a parcel-fee page).
   for (const brand of repeatedBrands(doc.visibleText.slice(0, TOP_TEXT_CHARS), brands)) {

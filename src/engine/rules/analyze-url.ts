@@ -19,6 +19,7 @@ import {
   findingKindOf,
   type FindingPlace,
 } from './brand-finding.js';
+import { disguisedLureWords } from './disguised-words.js';
 import type { HostingIndex, HostingTenant } from './hosting-index.js';
 import { type LexicalFeature, lexicalFeatures } from './lexical-features.js';
 import { type LabelReaderContext, readLabel } from './read-label.js';
@@ -76,6 +77,8 @@ export interface UrlAnalysis {
   hostWords: WordGroups;
   /** Lure words in the path, by group. */
   pathWords: WordGroups;
+  /** Lure words of the host spelled with digits for letters (`ver1fication→verification`). */
+  disguisedWords: string[];
   lexical: LexicalFeature[];
   idn: IdnSummary;
   /** A URL carried in a redirect parameter (`?url=https://…`) to another site, if any. */
@@ -188,11 +191,13 @@ export function analyzeUrl(ctx: UrlRulesContext, url: ParsedUrl): UrlAnalysis {
     : null;
   const tldTier = tld === null ? null : (ctx.tldTiers.get(tld) ?? null);
   let pathWords: WordGroups = EMPTY_WORDS;
+  let disguisedWords: string[] = [];
   if (!allowlisted) {
     for (const label of subdomainLabels) readInto(label, 'subdomain', false);
     const labelsLeftOfSuffix =
       siteLabel === null ? subdomainLabels : [...subdomainLabels, siteLabel];
     findings.push(...embeddedDomains(ctx, labelsLeftOfSuffix));
+    disguisedWords = disguisedLureWords(labelsLeftOfSuffix, ctx.words);
     pathWords = readPath(ctx, url, findings);
     if (siteLabel !== null) {
       // A lookalike alone counts only with the model's support or corroboration (scoring), and
@@ -243,6 +248,7 @@ export function analyzeUrl(ctx: UrlRulesContext, url: ParsedUrl): UrlAnalysis {
     findings: kept,
     hostWords: ctx.words.groupWords(hostWords),
     pathWords,
+    disguisedWords,
     lexical: lexicalFeatures(url, siteLabel),
     idn,
     redirectTarget: redirectTargetOf(url),

@@ -257,11 +257,17 @@ function computeReading(
       const end = (segmentWords[k]?.start ?? 0) + word.length;
       // A token cut out of an English word (`aib|otplatform` of `aibotplatform`) is no token.
       if (cutsWord(ctx, part, segmentWords[k]?.start ?? 0) || cutsWord(ctx, part, end)) continue;
-      if (!others.some(isLure)) continue;
+      // Glued only to a country, corporate or web word (`virginuk`, `chaseonline`), the token is
+      // the brand's name written the way companies write their own domains: it counts when the
+      // label carries a lure word in another part (`virginuk-updatebillinginfo`).
+      const nameOnly =
+        labelHasLure && others.every((w) => ctx.words.isContext(w) || ctx.words.isCompanyWord(w));
+      if (!others.some(isLure) && !nameOnly) continue;
       // A brand named by an ordinary word glued to words (`luckyorange`) is an ordinary compound,
       // unless everything glued to it is web vocabulary or credential lures (`appleidverify`).
       if (
         token.brand.commonWord &&
+        !nameOnly &&
         !(
           others.some((w) => isCredentialLure(ctx, w)) &&
           others.every((w) => isCredentialLure(ctx, w) || ctx.words.isContext(w))

@@ -233,6 +233,14 @@ export function judgeUrl(analysis: UrlAnalysis): UrlJudgement {
       `a numbered or random name under the heavily abused .${analysis.tld ?? ''} TLD`,
     );
   }
+  // Lure words spelled with digits for letters (`ver1fication`): written to slip past filters.
+  const disguised = analysis.disguisedWords[0];
+  if (disguised !== undefined) {
+    const [written = '', read = ''] = disguised.split('→');
+    const text = `the host spells "${read}" with digits for letters ("${written}")`;
+    if (hosted || tierAB || top !== undefined) danger('disguised_lure_word', 0.86, text);
+    else caution('disguised_lure_word', text);
+  }
   if (analysis.url.hasUserinfo) caution('userinfo', 'the link hides its real host behind an "@"');
   if (analysis.url.ipVersion !== null) caution('ip_host', 'the link points at a bare IP address');
   if (analysis.idn.mixedScript || analysis.idn.wholeScriptConfusable || analysis.idn.invisible) {

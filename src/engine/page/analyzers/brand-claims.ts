@@ -10,7 +10,9 @@
  * - a brand's official domain written in those places (`impots.gouv.fr`, `USPS.com®`), or named
  *   as the page's own address (`<link rel=canonical>`, `og:url`, `og:image`);
  * - the `saved from url=` mark of the web naming the page the kit was cloned from, and the field
- *   identifiers of a big brand's own sign-in page cloned with it (`loginfmt` + `idSIButton9`);
+ *   identifiers and interface phrases of a big brand's own sign-in page cloned with it
+ *   (`loginfmt` + `idSIButton9`; "Email, phone, or Skype" + "No account? Create one!"), see
+ *   `sign-in-fingerprints.ts`;
  * - the brand's look loaded from its own servers: a favicon or logo image hotlinked from an
  *   official domain, and (weakly) other images, style sheets and scripts from there.
  *
@@ -40,6 +42,7 @@ import { resolveReference } from '../../url/resolve-reference.js';
 import { identityBrands } from '../page-brands.js';
 import type { PageContext } from '../page-context.js';
 import type { PageDocument } from '../page-document.js';
+import { signInFingerprintBrands } from './sign-in-fingerprints.js';
 
 /** How firmly a page presents itself as a brand. */
 export type ClaimStrength = 'strong' | 'medium' | 'weak';
@@ -112,24 +115,6 @@ const SAVED_FROM = /saved from url=\(\d+\)\s*(\S{1,300})/i;
 const LOGO_HINT = /logo|brand/i;
 const MAX_IMAGES = 30;
 const MAX_RESOURCES = 80;
-/**
- * Field and button identifiers of big brands' own sign-in pages, which kits clone with the page
- * (IOK-style fingerprints): Microsoft's `loginfmt`/`idSIButton9`, Google's `identifierId`,
- * Apple's `account_name_text_field`. Two of a brand's identifiers on one page are its sign-in
- * page; only the brand's own domains serve it.
- */
-const SIGN_IN_FINGERPRINTS: readonly { brand: string; ids: ReadonlySet<string> }[] = [
-  {
-    brand: 'microsoft',
-    ids: new Set(['loginfmt', 'idsibutton9', 'i0116', 'i0118', 'idbtn_back', 'kmsi', 'i0281']),
-  },
-  {
-    brand: 'google',
-    ids: new Set(['identifierid', 'identifiernext', 'passwordnext', 'totppin']),
-  },
-  { brand: 'apple', ids: new Set(['account_name_text_field', 'password_text_field', 'sign-in']) },
-];
-
 /** Meta tags that state the page's own address or image. */
 const SELF_META = ['og:url', 'og:image', 'twitter:image', 'og:image:url'];
 /**
@@ -179,14 +164,9 @@ export function brandClaims(docs: readonly PageDocument[], context: PageContext)
       const brand = officialBrand(reference);
       if (brand !== undefined) add(brand, 'canonical');
     }
-    for (const { brand: id, ids } of SIGN_IN_FINGERPRINTS) {
-      const seen = new Set(
-        doc.fields
-          .flatMap((f) => [f.name.toLowerCase(), f.id.toLowerCase()])
-          .filter((v) => ids.has(v)),
-      );
+    for (const id of signInFingerprintBrands(doc)) {
       const brand = context.brands.brandByName(id);
-      if (seen.size >= 2 && brand !== undefined) add(brand, 'clone_source');
+      if (brand !== undefined) add(brand, 'clone_source');
     }
     for (const comment of doc.comments.slice(0, 5)) {
       const source = SAVED_FROM.exec(comment)?.[1];

@@ -49,6 +49,10 @@ export const ACCOUNT_LURE = termPattern([
   'regain access to your account',
   'regain full access',
   'submit an appeal',
+  'your account violates',
+  'your account has violated',
+  'violated our community guidelines',
+  'violating our community guidelines',
   // ES
   'cuenta ha sido suspendida',
   'cuenta suspendida',
@@ -91,6 +95,8 @@ export const ACCOUNT_LURE = termPattern([
   // TR
   'hesabınız askıya alındı',
   'hesabınız kilitlendi',
+  'hesabınızı doğrula',
+  'hesabınız kurallarımızı ihlal',
   // JA
   'アカウントがロック',
   'アカウントを停止',

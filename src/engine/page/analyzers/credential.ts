@@ -20,10 +20,13 @@
  * - `credential_exfiltration`: the same fields sent to a chat bot, a form backend or `mailto:`
  *   (**caution** on any site: no real login posts a password to Telegram or Formspree; a drop
  *   named in code counts when the fields are sent by script), or posted to another registrable
- *   domain that no catalog brand owns (**soft**, content +2.0: see `OFF_SITE_WEIGHT`);
- * - `credential_first_step`, `credential_lure`, `account_lure_brand_mismatch`,
+ *   domain that no catalog brand owns (**soft**, content +2.0: see `OFF_SITE_WEIGHT`; a
+ *   password form doing so from a hosting tenant, abused TLD or fresh domain is **caution**);
+ * - `credential_first_step`, `credential_lure`, `credential_lure_first_step`,
+ *   `account_lure_brand_mismatch`,
  *   `identity_document_upload`, `identity_data_brand_mismatch`: the steps around the password —
- *   an identifier-only first step, a brand-less webmail/document/account lure, a locked-account
+ *   an identifier-only first step, a brand-less webmail/document/account lure (with a password,
+ *   or with an identifier on a throwaway site), a locked-account
  *   notice without a form, identity documents and secrets — each as a brand (see each function);
  * - `brand_claim`: the brand a page presents itself as, weight 0, so that a verdict raised by
  *   other evidence names it;
@@ -110,7 +113,8 @@ export function analyzeCredentials(page: PageView, context: PageContext): PageFi
   } else {
     const first =
       firstStep(page, context, docs, fields, claims, lure) ??
-      lurePage(context, fields, claims, lure);
+      lurePage(context, fields, claims, lure) ??
+      lureFirstStep(context, fields, lure);
     if (first !== null) findings.push(first);
   }
   const upload = identityUpload(page, context, fields, claims);
@@ -141,7 +145,13 @@ function namedClaim(
   if (claim === undefined || context.reputable || findings.some((f) => f.brand !== undefined)) {
     return null;
   }
-  if (claim.strength === 'weak' || (claim.strength === 'medium' && claim.places.length < 2)) {
+  // A brand named twice at the top of the body, and no other brand claimed, is the page's
+  // subject too: enough to name, never to raise.
+  const onlyNamedInText = claim.places.includes('text') && claims.length === 1;
+  if (
+    (claim.strength === 'weak' && !onlyNamedInText) ||
+    (claim.strength === 'medium' && claim.places.length < 2 && !onlyNamedInText)
+  ) {
     return null;
   }
   return {
@@ -251,6 +261,34 @@ function firstStep(
     evidence: excerpt(`account identifier field as ${describeClaim(claim)}`),
     text: `the page starts a sign-in as ${claim.brand.name} on a site ${claim.brand.name} does not own`,
     brand: claim.brand,
+  };
+}
+
+/**
+ * The first step of a sign-in (an e-mail, phone or user-name field) under an account lure
+ * ("your account violates our rules, verify your account") on a throwaway site, with no brand
+ * named: the copyright-appeal and verification kits that leave the brand to the victim's
+ * expectation. **caution**. A real service names itself and does not live on a hosting tenant
+ * or an abused TLD.
+ */
+function lureFirstStep(
+  context: PageContext,
+  fields: SensitiveFields,
+  lure: CredentialLure | null,
+): PageFinding | null {
+  if (lure?.kind !== 'account' || context.reputable || !throwawaySite(context)) return null;
+  if (fields.identifier.length === 0 || fields.identifier.length > 2) return null;
+  if (fields.dataInputs > fields.identifier.length + 1) return null;
+  return {
+    id: 'credential_lure_first_step',
+    level: 'caution',
+    threatTypes: ['credential_phishing', 'account_phishing'],
+    signals: ['credential_phishing', 'account_phishing'],
+    confidence: 0.72,
+    weight: 0,
+    group: 'content',
+    evidence: excerpt(`account identifier field under "${lure.evidence}"`),
+    text: `the page starts a sign-in under an account warning ("${lure.evidence}") on a hosting tenant or throwaway domain`,
   };
 }
 
@@ -419,6 +457,13 @@ function brandMismatch(
   };
 }
 
+/**
+ * Where the sign-in or payment fields go. A chat bot, form backend or `mailto:` is a collector:
+ * **caution**. Another site is soft evidence on an ordinary site (a login posting to the
+ * company's identity provider), but **caution** for a password form on a hosting tenant, an
+ * abused TLD or a fresh domain: a static page there has no back end of its own, and a kit on
+ * it posts to its collector elsewhere.
+ */
 function exfiltrationFinding(
   page: PageView,
   context: PageContext,
@@ -430,20 +475,39 @@ function exfiltrationFinding(
   const lead = strong ?? exfiltration[0];
   const credential = login || paymentLure(page, context) === null;
   const signals: PageSignal[] = credential ? ['credential_phishing'] : [];
+  const offSiteTenant = fields.password.length > 0 && !context.reputable && throwawaySite(context);
+  const alarm = strong !== undefined || offSiteTenant;
   return {
     id: 'credential_exfiltration',
-    level: strong === undefined ? 'soft' : 'caution',
+    level: alarm ? 'caution' : 'soft',
     threatTypes: credential ? ['credential_phishing'] : [],
     signals,
-    confidence: strong === undefined ? 0.6 : 0.8,
-    weight: strong === undefined ? OFF_SITE_WEIGHT : 0,
+    confidence: alarm ? 0.8 : 0.6,
+    weight: alarm ? 0 : OFF_SITE_WEIGHT,
     group: 'content',
     evidence: excerpt(`${fieldSummary(fields, login)} → ${lead?.evidence ?? ''}`),
     text:
-      strong === undefined
-        ? 'the page’s sign-in or payment form posts to another site'
-        : 'the page sends what is typed into its sign-in or payment form to a third-party collector',
+      strong !== undefined
+        ? 'the page sends what is typed into its sign-in or payment form to a third-party collector'
+        : offSiteTenant
+          ? 'the page’s sign-in form, on a hosting tenant or throwaway domain, posts to another site'
+          : 'the page’s sign-in or payment form posts to another site',
   };
+}
+
+/**
+ * A site anyone can get in a minute: a hosting or tunnel tenant, a tier A/B abused TLD, a
+ * domain registered under 30 days. Narrower than `riskyInfrastructure`, which also counts what
+ * the URL rules and the model read in the name.
+ */
+function throwawaySite(context: PageContext): boolean {
+  const { analysis } = context;
+  return (
+    context.fresh === true ||
+    analysis.hosting !== null ||
+    analysis.tldTier === 'a' ||
+    analysis.tldTier === 'b'
+  );
 }
 
 /** `password field`, `card fields (in decoded script HTML)`. */

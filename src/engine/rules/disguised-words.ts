@@ -1,0 +1,73 @@
+/**
+ * @module engine/rules/disguised-words
+ * Lure words spelled with digits for letters (`ver1fication`, `acc0unt`, `l0gin`): "leet"
+ * spelling that hides a word from keyword filters while a reader still sees it. Phishing
+ * generators use it (the "character substitution" class of the dnstwist and URLCrazy
+ * permutation engines, and the typosquatting taxonomy of Spaulding et al., "The Landscape of
+ * Domain Name Typosquatting", 2016); an ordinary site never writes its own words that way.
+ */
+import type { WordIndex } from '../words/word-index.js';
+
+/**
+ * Digits read as the letters they resemble. `1` is `i` or `l` (both are tried). Source: the
+ * substitution table of dnstwist's `_homoglyph` fuzzer (`0`→o, `1`→l/i, `3`→e, `4`→a, `5`→s,
+ * `7`→t).
+ */
+const DIGIT_LETTERS: Readonly<Record<string, readonly string[]>> = {
+  '0': ['o'],
+  '1': ['i', 'l'],
+  '3': ['e'],
+  '4': ['a'],
+  '5': ['s'],
+  '7': ['t'],
+};
+/** A digit between two letters: the shape of a substitution, not of a number. */
+const INNER_DIGIT = /[a-z][013457][a-z]/;
+/** Shortest disguised word that counts: `l0gin`; shorter ones collide with abbreviations. */
+const MIN_WORD = 5;
+/** Spellings tried per part (2 per `1`): bounds the work on digit-heavy labels. */
+const MAX_SPELLINGS = 16;
+
+/**
+ * Lure words of a host written with digits for letters.
+ *
+ * @param labels host labels left of the public suffix (subdomains and the site label), ASCII.
+ * @param words the word index: segmentation and lure groups.
+ * @returns `written→read` pairs (`ver1fication→verification`), [] when none.
+ */
+export function disguisedLureWords(labels: readonly string[], words: WordIndex): string[] {
+  const out: string[] = [];
+  for (const label of labels) {
+    for (const part of label.split(/[-_]+/)) {
+      if (!INNER_DIGIT.test(part)) continue;
+      for (const spelling of spellings(part)) {
+        const segmentation = words.segment(spelling);
+        if (segmentation.unknownChars > 0) continue;
+        const hit = segmentation.words.find(
+          ({ word, start }) =>
+            word.length >= MIN_WORD &&
+            words.isLure(word) &&
+            /\d/.test(part.slice(start, start + word.length)),
+        );
+        if (hit === undefined) continue;
+        out.push(`${part.slice(hit.start, hit.start + hit.word.length)}→${hit.word}`);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The part with each substitutable digit read as a letter, every combination (bounded). */
+function spellings(part: string): string[] {
+  let out = [''];
+  for (const ch of part) {
+    const letters = DIGIT_LETTERS[ch];
+    if (letters === undefined) {
+      out = out.map((s) => s + ch);
+      continue;
+    }
+    out = out.flatMap((s) => letters.map((l) => s + l)).slice(0, MAX_SPELLINGS);
+  }
+  return out;
+}
