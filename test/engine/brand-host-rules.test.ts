@@ -196,6 +196,7 @@ describe('lure words spelled with digits for letters', () => {
       'https://shop24-garden.com/',
       'https://g4mes-arcade.net/',
       'https://b2b-catalog.com/',
+      'https://5h1pm3n7.com/',
     ]) {
       expect(judge(url).details.matched_patterns).not.toContain('rule:disguised_lure_word');
     }
@@ -208,6 +209,15 @@ describe('an ordinary-word brand written as a company writes its own domain', ()
     expect(v.verdict).not.toBe('safe');
     expect(v.brand).toBe('Orange');
     expect(judge('https://orangeuk-gardens.com/').verdict).toBe('safe');
+  });
+
+  it('counts glued to a lure that fits it, not to a prize or crypto word', () => {
+    const refund = judge('https://profile-irsrefund-tax.com/');
+    expect(refund.brand).toBe('IRS');
+    expect(refund.verdict).toBe('danger');
+    expect(judge('https://formgetmypayment-irs.com/').brand).toBe('IRS');
+    expect(judge('https://luckyorange-games.com/').brand).toBeNull();
+    expect(judge('https://skybridge-labs.com/').brand).toBeNull();
   });
 });
 

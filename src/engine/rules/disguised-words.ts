@@ -25,6 +25,12 @@ const DIGIT_LETTERS: Readonly<Record<string, readonly string[]>> = {
 const INNER_DIGIT = /[a-z][013457][a-z]/;
 /** Shortest disguised word that counts: `l0gin`; shorter ones collide with abbreviations. */
 const MIN_WORD = 5;
+/**
+ * A disguise swaps a letter or two of a long word (`ver1fication`, `inf0rmati0n`); a name written
+ * wholly in digits (`5h1pm3n7`) is a style, not a disguise.
+ */
+const MAX_DIGITS = 2;
+const LETTERS_PER_DIGIT = 4;
 /** Spellings tried per part (2 per `1`): bounds the work on digit-heavy labels. */
 const MAX_SPELLINGS = 16;
 
@@ -43,12 +49,16 @@ export function disguisedLureWords(labels: readonly string[], words: WordIndex):
       for (const spelling of spellings(part)) {
         const segmentation = words.segment(spelling);
         if (segmentation.unknownChars > 0) continue;
-        const hit = segmentation.words.find(
-          ({ word, start }) =>
+        const hit = segmentation.words.find(({ word, start }) => {
+          const digits = part.slice(start, start + word.length).replace(/\D/g, '').length;
+          return (
             word.length >= MIN_WORD &&
-            words.isLure(word) &&
-            /\d/.test(part.slice(start, start + word.length)),
-        );
+            digits > 0 &&
+            digits <= MAX_DIGITS &&
+            word.length >= LETTERS_PER_DIGIT * digits &&
+            words.isLure(word)
+          );
+        });
         if (hit === undefined) continue;
         out.push(`${part.slice(hit.start, hit.start + hit.word.length)}→${hit.word}`);
         break;

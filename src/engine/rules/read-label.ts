@@ -11,6 +11,7 @@
 import type { BoundedMemo } from '../bounded-memo.js';
 import type { BrandIndex, BrandToken } from '../brand/brand-index.js';
 import { isMixedScript, isWholeScriptConfusable, letterScripts } from '../brand/mixed-script.js';
+import type { WordGroup } from '../engine-data.js';
 import type { WordIndex } from '../words/word-index.js';
 
 /** How a brand token was found in a label. */
@@ -263,14 +264,16 @@ function computeReading(
       const nameOnly =
         labelHasLure && others.every((w) => ctx.words.isContext(w) || ctx.words.isCompanyWord(w));
       if (!others.some(isLure) && !nameOnly) continue;
-      // A brand named by an ordinary word glued to words (`luckyorange`) is an ordinary compound,
-      // unless everything glued to it is web vocabulary or credential lures (`appleidverify`).
+      // A brand named by an ordinary word glued to words (`luckyorange`, `skybridge`) is an
+      // ordinary compound, unless everything glued to it is web vocabulary or credential or theme
+      // lures (`appleidverify`, `irsrefund`); scoring then keeps a theme lure only where it fits
+      // the brand's category.
       if (
         token.brand.commonWord &&
         !nameOnly &&
         !(
-          others.some((w) => isCredentialLure(ctx, w)) &&
-          others.every((w) => isCredentialLure(ctx, w) || ctx.words.isContext(w))
+          others.some((w) => isGluedLure(ctx, w)) &&
+          others.every((w) => isGluedLure(ctx, w) || ctx.words.isContext(w))
         )
       ) {
         continue;
@@ -429,9 +432,22 @@ function digitSwap(text: string, token: string): boolean {
   return swapped;
 }
 
-/** A word of the credential, account or seed-phrase lure groups (not a prize or theme word). */
-function isCredentialLure(ctx: LabelReaderContext, word: string): boolean {
-  return ctx.words
-    .groups(word)
-    .some((group) => group === 'credential' || group === 'account' || group === 'seed');
+/**
+ * A lure that names what a scam in a brand's name asks for: credential, account and seed-phrase
+ * words, and the theme words of agencies, carriers, billing and support (`refund`, `tracking`);
+ * not a prize or a generic crypto word (`lucky`, `bridge`).
+ */
+function isGluedLure(ctx: LabelReaderContext, word: string): boolean {
+  return ctx.words.groups(word).some((group) => GLUED_LURE_GROUPS.has(group));
 }
+
+const GLUED_LURE_GROUPS: ReadonlySet<WordGroup> = new Set<WordGroup>([
+  'credential',
+  'account',
+  'seed',
+  'government',
+  'delivery',
+  'payment',
+  'invoice',
+  'support',
+]);

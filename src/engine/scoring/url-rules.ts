@@ -63,7 +63,8 @@ const LOOKALIKE_KINDS: ReadonlySet<FindingKind> = new Set(['lookalike', 'confusa
 const THEME_OF_CATEGORY: Partial<Record<BrandCategory, readonly WordGroup[]>> = {
   delivery: ['delivery'],
   retail: ['delivery'],
-  government: ['government'],
+  // Agencies' scams ask for a payment as often as they promise a refund (fees, fines, tax due).
+  government: ['government', 'payment'],
   bank: ['support'],
   payment: ['support'],
   tech: ['support'],
