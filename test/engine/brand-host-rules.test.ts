@@ -219,6 +219,12 @@ describe('an ordinary-word brand written as a company writes its own domain', ()
     expect(judge('https://luckyorange-games.com/').brand).toBeNull();
     expect(judge('https://skybridge-labs.com/').brand).toBeNull();
   });
+
+  it('an account alert is an account lure', () => {
+    const v = judge('https://chase-online-alerts.com/verify-identity');
+    expect(v.verdict).not.toBe('safe');
+    expect(v.brand).toBe('Chase');
+  });
 });
 
 describe('reasons and types', () => {
