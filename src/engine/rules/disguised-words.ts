@@ -2,16 +2,16 @@
  * @module engine/rules/disguised-words
  * Lure words spelled with digits for letters (`ver1fication`, `acc0unt`, `l0gin`): "leet"
  * spelling that hides a word from keyword filters while a reader still sees it. Phishing
- * generators use it (the "character substitution" class of the dnstwist and URLCrazy
- * permutation engines, and the typosquatting taxonomy of Spaulding et al., "The Landscape of
- * Domain Name Typosquatting", 2016); an ordinary site never writes its own words that way.
+ * generators use it, and domain-permutation tools model the ASCII part of it (dnstwist's
+ * homoglyph fuzzer swaps `o`/`0` and `l`/`i`/`1`); an ordinary site never writes its own words
+ * that way.
  */
 import type { WordIndex } from '../words/word-index.js';
 
 /**
  * Digits read as the letters they resemble. `1` is `i` or `l` (both are tried). Source: the
- * substitution table of dnstwist's `_homoglyph` fuzzer (`0`→o, `1`→l/i, `3`→e, `4`→a, `5`→s,
- * `7`→t).
+ * common leetspeak substitutions (Wikipedia, "Leet", table of the most frequent: 4 A, 3 E, 1 I/L,
+ * 0 O, 5 S, 7 T), of which dnstwist's ASCII homoglyph table holds `0`→o and `1`→l/i.
  */
 const DIGIT_LETTERS: Readonly<Record<string, readonly string[]>> = {
   '0': ['o'],
