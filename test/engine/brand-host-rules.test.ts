@@ -148,6 +148,7 @@ describe('digit-for-letter swaps of short brands', () => {
   it.each([
     ['https://0kx.com/', 'OKX'],
     ['https://dh1.com/', 'DHL'],
+    ['https://dh1-tracking.com/', 'DHL'],
   ])('%s looks like %s', (url, brand) => {
     const v = judge(url);
     expect(v.verdict).toBe('caution');
@@ -157,6 +158,8 @@ describe('digit-for-letter swaps of short brands', () => {
 
   it('leaves ordinary alphanumeric names alone', () => {
     expect(judge('https://a01-parts.com/').verdict).toBe('safe');
+    expect(judge('https://a1-hotel.com/').verdict).toBe('safe');
+    expect(judge('https://h2o-water.com/').verdict).toBe('safe');
   });
 });
 

@@ -302,6 +302,19 @@ function computeReading(
     for (const part of parts) {
       const partSkeleton = ctx.skeleton(part);
       if (partSkeleton === part) continue;
+      // A short token as a whole hyphen part with digits for its letters, next to a lure word
+      // (`dh1-tracking`): the whole-label rule for one part. Without a lure an alphanumeric code
+      // is an ordinary name (`a01-parts` is not AOL).
+      const partExact =
+        parts.length > 1 && labelHasLure ? ctx.brands.tokenBySkeleton(partSkeleton) : undefined;
+      if (
+        partExact !== undefined &&
+        partExact.token !== part &&
+        !partExact.brand.commonWord &&
+        digitSwap(part, partExact.token)
+      ) {
+        add(partExact, 'confusable', part);
+      }
       for (const hit of ctx.brands.findDistinctiveInSkeleton(partSkeleton)) {
         if (part.includes(hit.entry.token)) continue;
         const before = partSkeleton.slice(0, hit.index);
