@@ -7,7 +7,7 @@
  */
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import type { ApiKeyRecord, KeyStore } from '../store/ports.js';
+import type { ApiKeyRecord, KeyStore } from '../store/ports/key-store.js';
 import { hashApiKey, hashesEqual, isWellFormedApiKey } from './api-key.js';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;

@@ -6,7 +6,7 @@ import { InvalidArgumentError } from 'commander';
 
 /**
  * Commander option parser: `value` unchanged when it is `YYYY-MM` with a month 01–12 (UTC months,
- * as in `store/ports.ts`).
+ * as in `store/ports/`).
  *
  * @throws InvalidArgumentError otherwise (commander prints it and exits non-zero).
  */

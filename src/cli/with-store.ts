@@ -4,7 +4,7 @@
  */
 import { loadConfig } from '../config/config.js';
 import { openStore } from '../store/open-store.js';
-import type { Store } from '../store/ports.js';
+import type { Store } from '../store/ports/store.js';
 
 /** Run `action` with the store named by the environment (README "Configuration"). */
 export async function withStore<T>(action: (store: Store) => Promise<T>): Promise<T> {

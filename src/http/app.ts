@@ -20,7 +20,7 @@ import { createPageLayer, type PageLayer } from '../page/page-layer.js';
 import { PaymentGate } from '../payments/payment-gate.js';
 import { RateLimits } from '../ratelimit/rate-limits.js';
 import { DetectionService } from '../service/detection-service.js';
-import type { Store } from '../store/ports.js';
+import type { Store } from '../store/ports/store.js';
 import { toErrorResponse } from './error-body.js';
 import { registerDetectRoute } from './routes/detect-route.js';
 import { registerOpenApi } from './routes/openapi-routes.js';

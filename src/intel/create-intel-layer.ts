@@ -8,7 +8,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import type { Engine } from '../engine/create-engine.js';
 import { createHttpClient, type HttpClient } from '../net/index.js';
-import type { Store } from '../store/ports.js';
+import type { Store } from '../store/ports/store.js';
 import { SERVICE_VERSION } from '../version.js';
 import { IntelLayer } from './intel-layer.js';
 import { loadRdapBootstrap } from './rdap/rdap-bootstrap.js';

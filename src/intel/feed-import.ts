@@ -5,7 +5,7 @@
  * (a URL). Servers notice the change through the store's feed version and rebuild their index.
  */
 import type { ThreatType } from '../engine/verdict.js';
-import type { FeedRecord, IntelStore } from '../store/ports.js';
+import type { FeedRecord, IntelStore } from '../store/ports/intel-store.js';
 import { type FeedFormat, parseFeed, type ParseFeedOptions } from './feeds/parse-feed.js';
 
 /**

@@ -10,7 +10,7 @@
 import type { Clock } from '../clock.js';
 import type { ThreatType } from '../engine/verdict.js';
 import { type HttpClient, isNetError } from '../net/index.js';
-import type { IntelStore } from '../store/ports.js';
+import type { IntelStore } from '../store/ports/intel-store.js';
 import { importFeed } from './feed-import.js';
 import type { FeedFormat } from './feeds/parse-feed.js';
 

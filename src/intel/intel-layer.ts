@@ -11,7 +11,7 @@ import { type DomainAgeEvidence, type IntelEvidence, NO_INTEL } from '../engine/
 import type { LayerCoverage } from '../engine/scoring/build-verdict.js';
 import type { ParsedUrl } from '../engine/url/normalize-url.js';
 import { THREAT_TYPES, type ThreatType } from '../engine/verdict.js';
-import type { IntelStore } from '../store/ports.js';
+import type { IntelStore } from '../store/ports/intel-store.js';
 import { siteScope } from './site-scope.js';
 import { type IndexedFeed, ThreatIndex, ThreatIndexBuilder } from './threat-index.js';
 

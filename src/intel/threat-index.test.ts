@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine/create-engine.js';
 import { normalizeUrl, type ParsedUrl } from '../engine/url/normalize-url.js';
 import { defaultEngine } from '../engine-data/load-engine-data.js';
-import type { StoredFeedEntry } from '../store/ports.js';
+import type { StoredFeedEntry } from '../store/ports/intel-store.js';
 import { type IndexedFeed, type ThreatIndex, ThreatIndexBuilder } from './threat-index.js';
 
 const PHISH: IndexedFeed = { id: 1, name: 'phish', threat: 'credential_phishing' };

@@ -20,7 +20,7 @@ import type { Engine } from '../engine/create-engine.js';
 import type { FeedHit } from '../engine/intel-evidence.js';
 import { normalizeUrl, type ParsedUrl } from '../engine/url/normalize-url.js';
 import type { ThreatType } from '../engine/verdict.js';
-import type { StoredFeedEntry } from '../store/ports.js';
+import type { StoredFeedEntry } from '../store/ports/intel-store.js';
 import { siteScope, withoutWww } from './site-scope.js';
 
 /** A feed as the index knows it. */

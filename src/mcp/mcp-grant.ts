@@ -10,7 +10,7 @@ import { authenticateKey } from '../access/authenticate-key.js';
 import { AppError } from '../errors.js';
 import { authenticateAccessToken, looksLikeAccessToken } from '../oauth/access-token.js';
 import type { OAuthContext } from '../oauth/oauth-context.js';
-import type { ApiKeyRecord } from '../store/ports.js';
+import type { ApiKeyRecord } from '../store/ports/key-store.js';
 
 /** A verified caller of the connector: an enterprise key, or a Premium license (by id). */
 export type McpGrant =

@@ -3,7 +3,7 @@
  * Input and output schemas of the connector's tools (spec §2.8, §4.3; DESIGN §4.12–4.13), as
  * TypeBox schemas: JSON Schema for `tools/list` and the argument check of `tools/call`. The
  * check_url result extends the detection result of `POST /v1/detect` (one schema source,
- * http/schemas/verdict-schema.ts) with `agent_action` and the `domain_age` label.
+ * api/verdict-schema.ts) with `agent_action` and the `domain_age` label.
  */
 import Type, { type Static } from 'typebox';
 
@@ -12,7 +12,7 @@ import {
   SignalsSchema,
   ThreatTypeSchema,
   VerdictValueSchema,
-} from '../http/schemas/verdict-schema.js';
+} from '../api/verdict-schema.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);

@@ -23,7 +23,7 @@ import { AppError } from '../errors.js';
 import { historyKey } from '../intel/history-key.js';
 import type { RateLimits } from '../ratelimit/rate-limits.js';
 import type { DetectionService } from '../service/detection-service.js';
-import type { Store } from '../store/ports.js';
+import type { Store } from '../store/ports/store.js';
 import type { McpGrant } from './mcp-grant.js';
 import { checkUrlResult, checkUrlText } from './mcp-results.js';
 import {

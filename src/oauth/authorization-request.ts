@@ -15,7 +15,7 @@
 import { timingSafeEqual } from 'node:crypto';
 
 import { hashesEqual, hashSecret } from '../access/api-key.js';
-import type { OAuthClientRecord, PendingAuthorizationRecord } from '../store/ports.js';
+import type { OAuthClientRecord, PendingAuthorizationRecord } from '../store/ports/oauth-store.js';
 import { type OAuthContext, type OAuthParams, param } from './oauth-context.js';
 import { OAuthError } from './oauth-error.js';
 import { MCP_SCOPE, mcpResource, OAUTH_PATHS } from './oauth-metadata.js';

@@ -8,7 +8,7 @@
  */
 
 import { hashesEqual, hashSecret } from '../access/api-key.js';
-import type { OAuthClientRecord } from '../store/ports.js';
+import type { OAuthClientRecord } from '../store/ports/oauth-store.js';
 import { type OAuthContext, type OAuthParams, param } from './oauth-context.js';
 import { OAuthError } from './oauth-error.js';
 

@@ -12,7 +12,7 @@ import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 
 import type { Clock } from '../clock.js';
-import type { OAuthClientRecord, OAuthStore } from '../store/ports.js';
+import type { OAuthClientRecord, OAuthStore } from '../store/ports/oauth-store.js';
 import { OAuthError } from './oauth-error.js';
 import { generateClientId, generateSecret } from './oauth-secrets.js';
 import { redirectUriProblem } from './redirect-uri.js';

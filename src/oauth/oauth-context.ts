@@ -5,7 +5,7 @@
  */
 
 import type { Clock } from '../clock.js';
-import type { Store } from '../store/ports.js';
+import type { Store } from '../store/ports/store.js';
 import { OAuthError } from './oauth-error.js';
 
 /** The authorization server's dependencies; `publicBaseUrl` is its issuer. */

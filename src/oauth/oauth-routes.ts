@@ -21,7 +21,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 
 import type { Clock } from '../clock.js';
 import type { RateLimits } from '../ratelimit/rate-limits.js';
-import type { Store } from '../store/ports.js';
+import type { Store } from '../store/ports/store.js';
 import {
   PAGE_HEADERS,
   pageSecurityPolicy,

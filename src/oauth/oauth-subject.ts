@@ -11,7 +11,10 @@ import { authenticateKey, isKeyLive } from '../access/authenticate-key.js';
 import { hashLicense, isWellFormedLicense } from '../access/license.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import type { ApiKeyRecord, LicenseRecord, OAuthSubject, Store } from '../store/ports.js';
+import type { ApiKeyRecord } from '../store/ports/key-store.js';
+import type { LicenseRecord } from '../store/ports/license-store.js';
+import type { OAuthSubject } from '../store/ports/oauth-store.js';
+import type { Store } from '../store/ports/store.js';
 
 /** A live credential behind a grant. */
 export type ResolvedSubject =

@@ -15,7 +15,7 @@ import type {
   IssuedTokenHashes,
   OAuthClientRecord,
   OAuthGrantRecord,
-} from '../store/ports.js';
+} from '../store/ports/oauth-store.js';
 import { authenticateClient } from './client-authentication.js';
 import { type OAuthContext, type OAuthParams, param, requiredParam } from './oauth-context.js';
 import { OAuthError } from './oauth-error.js';

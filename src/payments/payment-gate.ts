@@ -15,7 +15,12 @@
 import type { Clock } from '../clock.js';
 import type { PaymentConfig } from '../config/config.js';
 import { AppError } from '../errors.js';
-import type { ClaimOutcome, IssuedNonce, PaymentClaim, PaymentStore } from '../store/ports.js';
+import type {
+  ClaimOutcome,
+  IssuedNonce,
+  PaymentClaim,
+  PaymentStore,
+} from '../store/ports/payment-store.js';
 import { type BaseVerifier, createBaseVerifier } from './base-verifier.js';
 import {
   issueChallenge,

@@ -19,7 +19,8 @@ import { AppError } from '../errors.js';
 import { historyKey } from '../intel/history-key.js';
 import type { IntelLayer } from '../intel/intel-layer.js';
 import type { PageLayer } from '../page/page-layer.js';
-import type { ApiKeyRecord, Store } from '../store/ports.js';
+import type { ApiKeyRecord } from '../store/ports/key-store.js';
+import type { Store } from '../store/ports/store.js';
 import { type JudgedVerdict, judgeWithPage } from './judge-with-page.js';
 import { DEFAULT_VERDICT_CACHE_SIZE, VerdictCache } from './verdict-cache.js';
 

@@ -4,7 +4,7 @@
  */
 
 import type { StoreLocation } from '../config/config.js';
-import type { Store } from './ports.js';
+import type { Store } from './ports/store.js';
 import { openSqliteStore } from './sqlite/open-sqlite-store.js';
 
 /**

@@ -12,7 +12,7 @@ import { describe, it } from 'vitest';
 import { PREMIUM_MONTHLY_CHECKS } from '../../src/access/license.js';
 import { monthOf } from '../../src/clock.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/store/ports.js';
+import type { Store } from '../../src/store/ports/store.js';
 import { type CliResult, jsonOut, runCli } from '../helpers/run-cli.js';
 
 const LICENSE_FORMAT = /^lic_[0-9A-Za-z]{43}$/;

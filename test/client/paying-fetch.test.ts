@@ -12,8 +12,8 @@ import { Compile } from 'typebox/compile';
 import type { LocalAccount } from 'viem';
 import { describe, expect, it } from 'vitest';
 
+import { PaymentChallengeSchema } from '../../src/api/error-schemas.js';
 import { createPayingFetch, readSettlement } from '../../src/client/index.js';
-import { PaymentChallengeSchema } from '../../src/http/schemas/error-schemas.js';
 import type { ProofForm } from '../../src/payments/payment-proof.js';
 import { expectClientError } from '../helpers/expect-client-error.js';
 import { freshEvmAddress, freshSolanaAddress } from '../helpers/fresh-addresses.js';

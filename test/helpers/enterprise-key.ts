@@ -3,7 +3,8 @@
  * `store.keys.createKey`. Returns the raw key (for the Authorization header) and its id.
  */
 import { generateApiKey, type GeneratedApiKey } from '../../src/access/api-key.js';
-import type { NewApiKey, Store } from '../../src/store/ports.js';
+import type { NewApiKey } from '../../src/store/ports/key-store.js';
+import type { Store } from '../../src/store/ports/store.js';
 
 export interface CreatedKey {
   raw: string;

@@ -7,7 +7,7 @@
 import { createServer } from 'node:net';
 
 import { generateLicense } from '../../src/access/license.js';
-import type { Store } from '../../src/store/ports.js';
+import type { Store } from '../../src/store/ports/store.js';
 import type { TestAppOptions, TestContext } from './test-app.js';
 
 /** A free loopback TCP port (released, then taken again by the caller). */

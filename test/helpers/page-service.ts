@@ -14,7 +14,7 @@ import { IntelLayer } from '../../src/intel/intel-layer.js';
 import type { LookupFunction } from '../../src/net/index.js';
 import { createPageLayer, type PageLayer } from '../../src/page/page-layer.js';
 import { DetectionService } from '../../src/service/detection-service.js';
-import type { Store } from '../../src/store/ports.js';
+import type { Store } from '../../src/store/ports/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { type TestClock, testClock } from './test-app.js';
 

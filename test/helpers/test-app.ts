@@ -17,7 +17,7 @@ import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/store/ports.js';
+import type { Store } from '../../src/store/ports/store.js';
 
 /** Valid recipients for tests that need both chains offered. */
 export const SOLANA_RECIPIENT = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';

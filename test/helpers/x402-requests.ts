@@ -6,7 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { Compile } from 'typebox/compile';
 import { expect } from 'vitest';
 
-import { PaymentChallengeSchema } from '../../src/http/schemas/error-schemas.js';
+import { PaymentChallengeSchema } from '../../src/api/error-schemas.js';
 import {
   paymentHeaders,
   type PaymentProof,

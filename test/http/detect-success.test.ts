@@ -11,9 +11,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { Compile } from 'typebox/compile';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { VerdictSchema } from '../../src/api/verdict-schema.js';
 import { monthOf } from '../../src/clock.js';
 import type { Engine } from '../../src/engine/create-engine.js';
-import { VerdictSchema } from '../../src/http/schemas/verdict-schema.js';
 import { detect, detectWithKey } from '../helpers/detect-request.js';
 import { type CreatedKey, createEnterpriseKey } from '../helpers/enterprise-key.js';
 import { CHAIN_ENV, createTestApp, sharedEngine, type TestContext } from '../helpers/test-app.js';

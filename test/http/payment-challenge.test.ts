@@ -11,7 +11,7 @@ import { Compile } from 'typebox/compile';
 import { describe, expect, it } from 'vitest';
 import { PaymentRequirementsSchema } from 'x402/types';
 
-import { PaymentChallengeSchema } from '../../src/http/schemas/error-schemas.js';
+import { PaymentChallengeSchema } from '../../src/api/error-schemas.js';
 import { detect } from '../helpers/detect-request.js';
 import {
   BASE_RECIPIENT,

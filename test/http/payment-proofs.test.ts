@@ -12,7 +12,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { Compile } from 'typebox/compile';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { PaymentChallengeSchema } from '../../src/http/schemas/error-schemas.js';
+import { PaymentChallengeSchema } from '../../src/api/error-schemas.js';
 import { paymentHeaders, type PaymentProof } from '../../src/payments/payment-proof.js';
 import { type CountingRpc, startCountingRpc } from '../helpers/counting-rpc.js';
 import { detect, detectWithKey } from '../helpers/detect-request.js';

@@ -18,7 +18,8 @@ import {
   scheduleFeedRefresh,
 } from '../../src/intel/feed-refresher.js';
 import { createHttpClient, type HttpClient } from '../../src/net/index.js';
-import type { FeedRecord, Store } from '../../src/store/ports.js';
+import type { FeedRecord } from '../../src/store/ports/intel-store.js';
+import type { Store } from '../../src/store/ports/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { PACKAGE_ROOT } from '../helpers/run-cli.js';
 import {

@@ -24,7 +24,7 @@ import { createRdapClient } from '../../src/intel/rdap/rdap-client.js';
 import { createWebRiskClient } from '../../src/intel/web-risk/web-risk-client.js';
 import { createHttpClient, type HttpClient } from '../../src/net/index.js';
 import { createLogger } from '../../src/observability/logger.js';
-import type { Store } from '../../src/store/ports.js';
+import type { Store } from '../../src/store/ports/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { detectWithKey } from '../helpers/detect-request.js';
 import { createEnterpriseKey } from '../helpers/enterprise-key.js';

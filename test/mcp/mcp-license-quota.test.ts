@@ -17,7 +17,7 @@ import type { McpGrant } from '../../src/mcp/mcp-grant.js';
 import { callTool, type ToolDeps } from '../../src/mcp/mcp-tools.js';
 import { RateLimits } from '../../src/ratelimit/rate-limits.js';
 import { DetectionService } from '../../src/service/detection-service.js';
-import type { Store } from '../../src/store/ports.js';
+import type { Store } from '../../src/store/ports/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { createPremiumLicense } from '../helpers/oauth-app.js';
 import { testClock } from '../helpers/test-app.js';

@@ -7,7 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { generateLicense, PREMIUM_MONTHLY_CHECKS } from '../../src/access/license.js';
-import type { NewLicense, Store } from '../../src/store/ports.js';
+import type { NewLicense } from '../../src/store/ports/license-store.js';
+import type { Store } from '../../src/store/ports/store.js';
 
 /** A new license record as `linkguard licenses create` would store it; `overrides` replace fields. */
 export function newLicense(overrides: Partial<NewLicense> = {}): NewLicense {

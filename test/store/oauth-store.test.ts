@@ -32,8 +32,8 @@ import type {
   OAuthClientRecord,
   OAuthGrantRecord,
   PendingAuthorizationRecord,
-  Store,
-} from '../../src/store/ports.js';
+} from '../../src/store/ports/oauth-store.js';
+import type { Store } from '../../src/store/ports/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { createPremiumLicense, startListeningApp } from '../helpers/oauth-app.js';
 import { pkcePair } from '../helpers/oauth-http.js';

@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { generateLicense } from '../../src/access/license.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { Store, StoredVerdict } from '../../src/store/ports.js';
+import type { Store } from '../../src/store/ports/store.js';
+import type { StoredVerdict } from '../../src/store/ports/usage-store.js';
 import { migrate, type Migration, MIGRATIONS } from '../../src/store/sqlite/migrate.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { newKey } from '../helpers/enterprise-key.js';

@@ -7,7 +7,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { generateApiKey } from '../../src/access/api-key.js';
-import type { KeyUsage, PaymentClaim, Store, StoredVerdict } from '../../src/store/ports.js';
+import type { PaymentClaim } from '../../src/store/ports/payment-store.js';
+import type { Store } from '../../src/store/ports/store.js';
+import type { KeyUsage, StoredVerdict } from '../../src/store/ports/usage-store.js';
 import { newKey } from '../helpers/enterprise-key.js';
 
 const byKeyId = (a: KeyUsage, b: KeyUsage): number => a.keyId.localeCompare(b.keyId);

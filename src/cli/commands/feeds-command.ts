@@ -16,7 +16,7 @@ import { defaultEngine } from '../../engine-data/load-engine-data.js';
 import { importFeed } from '../../intel/feed-import.js';
 import { FEED_FORMATS, type FeedFormat, FeedFormatError } from '../../intel/feeds/parse-feed.js';
 import { IntelLayer } from '../../intel/intel-layer.js';
-import type { FeedRecord } from '../../store/ports.js';
+import type { FeedRecord } from '../../store/ports/intel-store.js';
 import { isoOrEmpty } from '../format-time.js';
 import { printTable } from '../print-table.js';
 import { UsageError } from '../usage-error.js';

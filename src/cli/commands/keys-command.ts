@@ -10,7 +10,7 @@ import pc from 'picocolors';
 
 import { generateApiKey } from '../../access/api-key.js';
 import { monthOf, systemClock } from '../../clock.js';
-import type { ApiKeyRecord } from '../../store/ports.js';
+import type { ApiKeyRecord } from '../../store/ports/key-store.js';
 import { isoOrEmpty } from '../format-time.js';
 import { parseMonth } from '../parse-month.js';
 import { printTable } from '../print-table.js';

@@ -11,7 +11,7 @@ import pc from 'picocolors';
 
 import { generateLicense, PREMIUM_MONTHLY_CHECKS } from '../../access/license.js';
 import { monthOf, systemClock } from '../../clock.js';
-import type { LicenseRecord } from '../../store/ports.js';
+import type { LicenseRecord } from '../../store/ports/license-store.js';
 import { isoOrEmpty } from '../format-time.js';
 import { parseMonth } from '../parse-month.js';
 import { printTable } from '../print-table.js';

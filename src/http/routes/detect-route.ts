@@ -8,6 +8,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 
 import { authenticateKey, bearerToken } from '../../access/authenticate-key.js';
+import { DetectRequestSchema } from '../../api/detect-request-schema.js';
+import { ErrorBodySchema, PaymentChallengeSchema } from '../../api/error-schemas.js';
+import { VerdictSchema } from '../../api/verdict-schema.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config/config.js';
 import type { Verdict } from '../../engine/verdict.js';
@@ -17,10 +20,7 @@ import type { PaymentGate, PaymentRefusal } from '../../payments/payment-gate.js
 import { encodeSettlementResponse, readPaymentProof } from '../../payments/payment-proof.js';
 import type { RateLimits, RateLimitState } from '../../ratelimit/rate-limits.js';
 import type { DetectionService } from '../../service/detection-service.js';
-import type { Store } from '../../store/ports.js';
-import { DetectRequestSchema } from '../schemas/detect-request-schema.js';
-import { ErrorBodySchema, PaymentChallengeSchema } from '../schemas/error-schemas.js';
-import { VerdictSchema } from '../schemas/verdict-schema.js';
+import type { Store } from '../../store/ports/store.js';
 import type { TypedApp } from '../typed-app.js';
 
 interface DetectDeps {

@@ -11,7 +11,7 @@ import Type from 'typebox';
 import type { Config } from '../../config/config.js';
 import { offeredChains } from '../../payments/payment-challenge.js';
 import type { PaymentGate } from '../../payments/payment-gate.js';
-import type { Store } from '../../store/ports.js';
+import type { Store } from '../../store/ports/store.js';
 import { SERVICE_VERSION } from '../../version.js';
 import type { TypedApp } from '../typed-app.js';
 

@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import type { Store } from '../ports.js';
+import type { Store } from '../ports/store.js';
 import { asPromise } from './as-promise.js';
 import { migrate } from './migrate.js';
 import { SqliteIntelStore } from './sqlite-intel-store.js';

@@ -16,7 +16,7 @@ import type {
   HistoryEvent,
   IntelStore,
   StoredFeedEntry,
-} from '../ports.js';
+} from '../ports/intel-store.js';
 import { asPromise } from './as-promise.js';
 
 const HISTORY_FLUSH_MS = 250;

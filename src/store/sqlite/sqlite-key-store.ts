@@ -11,7 +11,7 @@
 
 import type Database from 'better-sqlite3';
 
-import type { ApiKeyRecord, KeyStore, NewApiKey } from '../ports.js';
+import type { ApiKeyRecord, KeyStore, NewApiKey } from '../ports/key-store.js';
 import { asPromise } from './as-promise.js';
 import { HashLookupCache } from './hash-lookup-cache.js';
 

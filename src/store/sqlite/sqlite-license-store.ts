@@ -10,7 +10,12 @@
 
 import type Database from 'better-sqlite3';
 
-import type { LicenseRecord, LicenseStore, LicenseUsage, NewLicense } from '../ports.js';
+import type {
+  LicenseRecord,
+  LicenseStore,
+  LicenseUsage,
+  NewLicense,
+} from '../ports/license-store.js';
 import { asPromise } from './as-promise.js';
 import { HashLookupCache } from './hash-lookup-cache.js';
 

@@ -21,7 +21,7 @@ import type {
   OAuthTokenRecord,
   PendingAuthorizationRecord,
   RefreshRotation,
-} from '../ports.js';
+} from '../ports/oauth-store.js';
 import { asPromise } from './as-promise.js';
 
 /**

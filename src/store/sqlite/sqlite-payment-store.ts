@@ -6,7 +6,12 @@
 
 import type Database from 'better-sqlite3';
 
-import type { ClaimOutcome, IssuedNonce, PaymentClaim, PaymentStore } from '../ports.js';
+import type {
+  ClaimOutcome,
+  IssuedNonce,
+  PaymentClaim,
+  PaymentStore,
+} from '../ports/payment-store.js';
 import { asPromise } from './as-promise.js';
 
 type NonceRow = IssuedNonce & { consumedAt: number | null };

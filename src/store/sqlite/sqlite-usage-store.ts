@@ -12,7 +12,7 @@
 
 import type Database from 'better-sqlite3';
 
-import type { KeyUsage, UsageEvent, UsageStore } from '../ports.js';
+import type { KeyUsage, UsageEvent, UsageStore } from '../ports/usage-store.js';
 import { asPromise } from './as-promise.js';
 
 interface ReserveParams {

@@ -2,7 +2,7 @@
  * @module store/sqlite/migrations/001-initial
  * First schema of the embedded store: enterprise keys, their usage log and monthly counters, and
  * x402 payment nonces. Tables are STRICT so a wrong type is an error instead of a silent affinity
- * conversion. Times are epoch milliseconds (UTC) and months `YYYY-MM`, as in `store/ports.ts`.
+ * conversion. Times are epoch milliseconds (UTC) and months `YYYY-MM`, as in `store/ports/`.
  * Migration 002 adds `payment_claims`.
  */
 

@@ -1,11 +1,11 @@
 /**
- * @module http/schemas/error-schemas
+ * @module api/error-schemas
  * Error bodies (DESIGN §4.3–4.4): `{status, error, message}` plus `retry_after` on 429/503 and a
  * `reason` sub-code where one exists; the 402 bodies carry both challenge shapes (DESIGN §4.1).
  */
 import Type from 'typebox';
 
-import { PAYMENT_INVALID_REASONS } from '../../payments/payment-invalid-reason.js';
+import { PAYMENT_INVALID_REASONS } from '../payments/payment-invalid-reason.js';
 
 export const ErrorBodySchema = Type.Object(
   {

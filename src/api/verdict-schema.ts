@@ -1,12 +1,12 @@
 /**
- * @module http/schemas/verdict-schema
+ * @module api/verdict-schema
  * The detection result (spec §2.2–2.5, DESIGN §4.10–4.11) as a TypeBox schema: the single source
  * for response serialization, the OpenAPI document and (later) MCP tool output schemas. A
  * compile-time check below keeps it identical to the engine's `Verdict` type.
  */
 import Type, { type Static, type TBoolean, type TNull, type TUnion } from 'typebox';
 
-import { SIGNAL_NAMES, type SignalName, THREAT_TYPES, type Verdict } from '../../engine/verdict.js';
+import { SIGNAL_NAMES, type SignalName, THREAT_TYPES, type Verdict } from '../engine/verdict.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);

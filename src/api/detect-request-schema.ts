@@ -1,10 +1,10 @@
 /**
- * @module http/schemas/detect-request-schema
+ * @module api/detect-request-schema
  * Body of `POST /v1/detect` (spec §2.1). Only `url`; unknown fields are rejected.
  */
 import Type from 'typebox';
 
-import { MAX_URL_LENGTH } from '../../engine/url/normalize-url.js';
+import { MAX_URL_LENGTH } from '../engine/url/normalize-url.js';
 
 export const DetectRequestSchema = Type.Object(
   {

@@ -1,0 +1,66 @@
+/**
+ * @module store/ports/payment-store
+ * x402 nonces and settled payment claims, each claimed exactly once. Part of the persistence
+ * ports: services depend on these interfaces only; `store/sqlite/` implements them. Every
+ * operation that must happen exactly once is a single atomic statement in the adapter, never a
+ * read-then-write in application code; all methods are async for that reason. Times are epoch
+ * milliseconds (UTC), months `YYYY-MM` (UTC).
+ */
+
+/** A payment nonce as issued in a 402 challenge (spec §3, DESIGN §4.6). */
+export interface IssuedNonce {
+  /** UUIDv4. */
+  nonce: string;
+  /** SHA-256 (hex) of the normalized URL the nonce was issued for; the URL itself is not kept. */
+  urlHash: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** A settled x402 payment (DESIGN §3 step 4): no URL, nothing about the request but the nonce. */
+export interface PaymentClaim {
+  chain: 'solana' | 'base';
+  /** Solana transaction signature (base58) or Base transaction hash (lower-case 0x hex). */
+  txId: string;
+  nonce: string;
+  /** Solana fee payer / Base sender that paid (base58 or checksummed 0x address). */
+  payer: string;
+  /** USDC received by the recipient, atomic units (6 decimals). */
+  amountAtomic: bigint;
+  claimedAt: number;
+}
+
+/**
+ * Outcome of {@link PaymentStore.claimPayment}: `claimed`, or why nothing was written.
+ * `nonce_already_used` wins over `tx_already_claimed` when both hold (spec §3: a retry with a
+ * claimed nonce is 409).
+ */
+export type ClaimOutcome =
+  | 'claimed'
+  | 'nonce_unknown'
+  | 'nonce_expired'
+  | 'request_mismatch'
+  | 'nonce_already_used'
+  | 'tx_already_claimed';
+
+export interface PaymentStore {
+  /** Store a freshly issued nonce. @throws on a duplicate nonce. */
+  issueNonce(nonce: IssuedNonce): Promise<void>;
+  /** Look a nonce up; null when unknown. */
+  findNonce(nonce: string): Promise<(IssuedNonce & { consumedAt: number | null }) | null>;
+  /**
+   * Delete unconsumed nonces that expired before `before`; returns how many. Consumed nonces
+   * stay with their claims.
+   */
+  purgeExpiredNonces(before: number): Promise<number>;
+  /**
+   * The single linearization point of a paid request (spec §3, DESIGN §4.6–4.7): in one atomic
+   * step, consume the nonce (it must exist, be unconsumed, unexpired at `claim.claimedAt`, and
+   * bound to `urlHash`) and insert the permanent claim of the transaction id. Either both happen
+   * and the result is `claimed`, or neither and the result says why. The claim is durable when
+   * the promise resolves (the SQLite adapter syncs this commit to disk).
+   */
+  claimPayment(claim: PaymentClaim, urlHash: string): Promise<ClaimOutcome>;
+  /** The claim of a transaction id, or null when it never paid for a request. */
+  findClaim(chain: PaymentClaim['chain'], txId: string): Promise<PaymentClaim | null>;
+}
