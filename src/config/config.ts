@@ -7,11 +7,13 @@
  */
 import { FEED_FORMATS, type FeedFormat } from '../intel/feeds/raw-feed-entry.js';
 import { parseResolveOverrides, type ResolveOverride } from '../net/resolve-override.js';
+import type { LogLevel } from '../observability/logger.js';
+import type { LlmConfig, PageConfig } from '../page/page-layer.js';
+import type { PaymentConfig } from '../payments/payment-config.js';
+import type { VerdictTtlConfig } from '../service/detection-service.js';
+import type { StoreLocation } from '../store/open-store.js';
 
-/** Where the store lives. `sqlite` is the embedded default; `postgres` is the scale-out store. */
-export type StoreLocation =
-  | { kind: 'sqlite'; /** file path, or `:memory:` */ path: string }
-  | { kind: 'postgres'; url: string };
+export type { LlmConfig, LogLevel, PageConfig, PaymentConfig, StoreLocation, VerdictTtlConfig };
 
 /** Proxy trust as Fastify's `trustProxy` option understands it. */
 export type TrustProxy = boolean | number | string[];
@@ -81,79 +83,6 @@ export interface Config {
   /** The optional LLM judge of layer 3, or null when LLM_BASE_URL / LLM_MODEL are unset. */
   llm: LlmConfig | null;
 }
-
-/** Settings of layer 3's page fetch. */
-export interface PageConfig {
-  /** Fetch and analyse pages (PAGE_ANALYSIS, `on` | `off`, default `on`). */
-  enabled: boolean;
-  /** Budget for one fresh verdict with its page fetch, ms (PAGE_BUDGET_MS, default 4000). */
-  budgetMs: number;
-  /** Cap on a page plus its scripts, bytes (PAGE_MAX_BYTES, default 2 MiB). */
-  maxBytes: number;
-  /** Redirects followed per page (PAGE_MAX_REDIRECTS, default 5, 0–10). */
-  maxRedirects: number;
-  /** Page fetches in flight at once per process (PAGE_FETCH_CONCURRENCY, default 32). */
-  concurrency: number;
-}
-
-/** How long a verdict is served from the cache before it is judged again. */
-export interface VerdictTtlConfig {
-  /** VERDICT_TTL_SAFE_SECONDS, default 600. */
-  safeSeconds: number;
-  /** VERDICT_TTL_CAUTION_SECONDS, default 600. */
-  cautionSeconds: number;
-  /** VERDICT_TTL_DANGER_SECONDS, default 3600. */
-  dangerSeconds: number;
-  /**
-   * Verdicts with a gap (domain age unknown, page not analysed) are re-judged sooner
-   * (VERDICT_TTL_INCOMPLETE_SECONDS, default 60).
-   */
-  incompleteSeconds: number;
-}
-
-/** The OpenAI-compatible chat-completions endpoint of the LLM judge. */
-export interface LlmConfig {
-  /** API base, e.g. `https://api.openai.com/v1` (LLM_BASE_URL); `/chat/completions` is appended. */
-  baseUrl: string;
-  /** Model name (LLM_MODEL). */
-  model: string;
-  /** Bearer key (LLM_API_KEY, optional for local servers). A secret: never logged. */
-  apiKey: string | null;
-  /** Budget per call, ms (LLM_TIMEOUT_MS, default 2500; the page budget caps it too). */
-  timeoutMs: number;
-}
-
-/** Settings of the x402 challenge. A chain without a recipient is not offered. */
-export interface PaymentConfig {
-  /** Memo / message prefix: `<prefix>:<nonce>` (X402_PREFIX, default `linkguard`). */
-  prefix: string;
-  /** Price as a decimal USDC string (PRICE_USDC, default `0.01`). */
-  priceUsdc: string;
-  /** The same price in atomic units (6 decimals): `0.01` → 10000. */
-  priceAtomic: bigint;
-  /** Nonce lifetime in seconds (NONCE_TTL_SECONDS, default 600 = spec's 10 minutes). */
-  nonceTtlSeconds: number;
-  /** Solana recipient wallet (owner, base58) or null when Solana is not offered. */
-  solanaRecipient: string | null;
-  /** SPL mint of USDC on Solana (SOLANA_USDC_MINT, default mainnet USDC). */
-  solanaUsdcMint: string;
-  /** Base recipient (0x address) or null when Base is not offered. */
-  baseRecipient: string | null;
-  /** USDC ERC-20 contract on Base (BASE_USDC_CONTRACT, default Base mainnet USDC). */
-  baseUsdcContract: string;
-  /** Solana JSON-RPC endpoint used to verify payments (SOLANA_RPC_URL). */
-  solanaRpcUrl: string;
-  /** Commitment a Solana payment must reach (SOLANA_COMMITMENT, default `confirmed`). */
-  solanaCommitment: 'confirmed' | 'finalized';
-  /** Base JSON-RPC endpoint used to verify payments (BASE_RPC_URL). */
-  baseRpcUrl: string;
-  /** Blocks a Base payment needs, its own included (BASE_MIN_CONFIRMATIONS, default 2). */
-  baseMinConfirmations: number;
-  /** Budget for the RPC calls of one verification, ms (CHAIN_RPC_TIMEOUT_MS, default 5000). */
-  chainRpcTimeoutMs: number;
-}
-
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 const LOG_LEVELS: readonly LogLevel[] = [
   'fatal',

@@ -9,14 +9,13 @@
  * (danger or caution findings) on benign pages, which the allowlist would otherwise hide.
  */
 import { systemClock } from '../clock.js';
-import type { Config } from '../config/config.js';
 import type { Brand } from '../engine/brand/brand-index.js';
 import type { Engine } from '../engine/create-engine.js';
 import { analyzePage } from '../engine/page/analyze-page.js';
 import { createPageContext } from '../engine/page/create-page-context.js';
 import { THREAT_TYPES, type ThreatType, type Verdict } from '../engine/verdict.js';
 import { createHttpClient } from '../net/index.js';
-import { createPageLayer } from '../page/page-layer.js';
+import { createPageLayer, type PageLayerOptions } from '../page/page-layer.js';
 import { BROWSER_USER_AGENT } from '../page/page-request.js';
 import { DetectionService } from '../service/detection-service.js';
 import { openStore } from '../store/open-store.js';
@@ -100,13 +99,13 @@ const PAGE_CATEGORIES = THREAT_TYPES.filter(
 /**
  * Evaluate a corpus.
  *
- * @param config the configuration (page budget and limits, LLM judge when set); page analysis is
+ * @param config layer 3's settings (page budget and limits, LLM judge when set); page analysis is
  *   on whatever `PAGE_ANALYSIS` says, and name resolution is pinned to the corpus server.
  */
 export async function evaluatePages(
   engine: Engine,
   corpus: PageCorpus,
-  config: Config,
+  config: PageLayerOptions,
 ): Promise<PageEvalReport> {
   const server = await servePageCorpus(corpus);
   const http = createHttpClient({

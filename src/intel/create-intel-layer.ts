@@ -5,9 +5,8 @@
  * `offline` keeps the local index and makes no network request (`linkguard check --offline`).
  */
 import type { Clock } from '../clock.js';
-import type { Config } from '../config/config.js';
 import type { Engine } from '../engine/create-engine.js';
-import { createHttpClient, type HttpClient } from '../net/index.js';
+import { createHttpClient, type HttpClient, type ResolveOverride } from '../net/index.js';
 import type { Store } from '../store/ports/store.js';
 import { SERVICE_VERSION } from '../version.js';
 import { IntelLayer } from './intel-layer.js';
@@ -17,6 +16,20 @@ import { createWebRiskClient } from './web-risk/web-risk-client.js';
 
 /** The User-Agent of every outbound request of the service. */
 export const OUTBOUND_USER_AGENT = `linkguard/${SERVICE_VERSION} (+threat-intel)`;
+
+/** What layer 2 needs from the configuration. */
+export interface IntelLayerOptions {
+  /** Fixed name resolution for the outbound client (tests only; see `NET_RESOLVE`). */
+  netResolve: readonly ResolveOverride[];
+  /** Domain-age lookups over RDAP. */
+  rdapEnabled: boolean;
+  /** Longest a verdict waits for an RDAP answer, ms. */
+  rdapTimeoutMs: number;
+  /** Google Web Risk API key, or null for no Web Risk lookups. A secret: never logged. */
+  webRiskApiKey: string | null;
+  /** Base URL of the Web Risk API. */
+  webRiskUrl: string;
+}
 
 export interface AssembledIntel {
   layer: IntelLayer;
@@ -32,7 +45,7 @@ export interface AssembledIntel {
  * @throws when the RDAP data files are missing or invalid (a broken install must not start).
  */
 export function createIntelLayer(deps: {
-  config: Config;
+  config: IntelLayerOptions;
   engine: Engine;
   store: Store;
   clock: Clock;

@@ -7,7 +7,8 @@
  */
 import pino, { type Logger } from 'pino';
 
-import type { LogLevel } from '../config/config.js';
+/** pino levels, plus `silent`. */
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 /** Header names that must never appear in a log line. */
 export const SECRET_HEADERS = [

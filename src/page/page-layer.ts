@@ -7,12 +7,46 @@
  * Privacy (spec §1, DESIGN §8): page content lives only in memory for the analysis; only
  * findings (short evidence strings) leave this layer, and nothing here logs.
  */
-import type { Config } from '../config/config.js';
-import type { LookupFunction } from '../net/index.js';
+import type { LookupFunction, ResolveOverride } from '../net/index.js';
 import { createHttpClient, type HttpClient } from '../net/index.js';
 import { createLlmJudge, type LlmJudge } from './llm/llm-judge.js';
 import { PageFetcher } from './page-fetcher.js';
 import { BROWSER_USER_AGENT } from './page-request.js';
+
+/** Settings of layer 3's page fetch. */
+export interface PageConfig {
+  /** Fetch and analyse pages (PAGE_ANALYSIS, `on` | `off`, default `on`). */
+  enabled: boolean;
+  /** Budget for one fresh verdict with its page fetch, ms (PAGE_BUDGET_MS, default 4000). */
+  budgetMs: number;
+  /** Cap on a page plus its scripts, bytes (PAGE_MAX_BYTES, default 2 MiB). */
+  maxBytes: number;
+  /** Redirects followed per page (PAGE_MAX_REDIRECTS, default 5, 0–10). */
+  maxRedirects: number;
+  /** Page fetches in flight at once per process (PAGE_FETCH_CONCURRENCY, default 32). */
+  concurrency: number;
+}
+
+/** The OpenAI-compatible chat-completions endpoint of the LLM judge. */
+export interface LlmConfig {
+  /** API base, e.g. `https://api.openai.com/v1` (LLM_BASE_URL); `/chat/completions` is appended. */
+  baseUrl: string;
+  /** Model name (LLM_MODEL). */
+  model: string;
+  /** Bearer key (LLM_API_KEY, optional for local servers). A secret: never logged. */
+  apiKey: string | null;
+  /** Budget per call, ms (LLM_TIMEOUT_MS, default 2500; the page budget caps it too). */
+  timeoutMs: number;
+}
+
+/** What layer 3 needs from the configuration. */
+export interface PageLayerOptions {
+  page: PageConfig;
+  /** The optional LLM judge, or null. */
+  llm: LlmConfig | null;
+  /** Fixed name resolution for the outbound clients (tests only; see `NET_RESOLVE`). */
+  netResolve: readonly ResolveOverride[];
+}
 
 /** Layer 3's parts, as the detection service uses them. */
 export interface PageLayer {
@@ -32,7 +66,7 @@ export interface PageLayer {
  * @param options.http use this client for pages instead of creating one (tests).
  */
 export function createPageLayer(
-  config: Config,
+  config: PageLayerOptions,
   options: { lookup?: LookupFunction; http?: HttpClient } = {},
 ): PageLayer | null {
   if (!config.page.enabled) return null;

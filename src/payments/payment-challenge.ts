@@ -10,9 +10,9 @@
 import { randomUUID } from 'node:crypto';
 
 import type { Clock } from '../clock.js';
-import type { PaymentConfig } from '../config/config.js';
 import type { IssuedNonce, PaymentStore } from '../store/ports/payment-store.js';
 import { BASE_CHAIN_ID } from './base-verifier.js';
+import type { PaymentConfig } from './payment-config.js';
 import type { PaymentInvalidReason } from './payment-invalid-reason.js';
 import type { Chain } from './payment-proof.js';
 

@@ -13,7 +13,6 @@
  * issues the same one with `Retry-After`); every other failure issues a fresh nonce as well.
  */
 import type { Clock } from '../clock.js';
-import type { PaymentConfig } from '../config/config.js';
 import { AppError } from '../errors.js';
 import type {
   ClaimOutcome,
@@ -28,6 +27,7 @@ import {
   type PaymentChallengeBody,
   renderChallenge,
 } from './payment-challenge.js';
+import type { PaymentConfig } from './payment-config.js';
 import type { PaymentInvalidReason } from './payment-invalid-reason.js';
 import type { PaymentProof, SettlementResponse } from './payment-proof.js';
 import { createSolanaVerifier, type SolanaVerifier } from './solana-verifier.js';

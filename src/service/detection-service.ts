@@ -8,7 +8,6 @@
 import { hash } from 'node:crypto';
 
 import { type Clock, monthOf, secondsToNextMonth } from '../clock.js';
-import type { VerdictTtlConfig } from '../config/config.js';
 import { BoundedMemo } from '../engine/bounded-memo.js';
 import type { Engine } from '../engine/create-engine.js';
 import { judgeParsedUrl } from '../engine/detect.js';
@@ -23,6 +22,21 @@ import type { ApiKeyRecord } from '../store/ports/key-store.js';
 import type { Store } from '../store/ports/store.js';
 import { type JudgedVerdict, judgeWithPage } from './judge-with-page.js';
 import { DEFAULT_VERDICT_CACHE_SIZE, VerdictCache } from './verdict-cache.js';
+
+/** How long a verdict is served from the cache before it is judged again. */
+export interface VerdictTtlConfig {
+  /** VERDICT_TTL_SAFE_SECONDS, default 600. */
+  safeSeconds: number;
+  /** VERDICT_TTL_CAUTION_SECONDS, default 600. */
+  cautionSeconds: number;
+  /** VERDICT_TTL_DANGER_SECONDS, default 3600. */
+  dangerSeconds: number;
+  /**
+   * Verdicts with a gap (domain age unknown, page not analysed) are re-judged sooner
+   * (VERDICT_TTL_INCOMPLETE_SECONDS, default 60).
+   */
+  incompleteSeconds: number;
+}
 
 /** Layers of a service without threat intelligence or page analysis; verdicts say so. */
 export const SERVICE_COVERAGE: LayerCoverage = Object.freeze({

@@ -3,9 +3,13 @@
  * Open the store named by the configuration (`DATABASE_URL`, see `config/config.ts`).
  */
 
-import type { StoreLocation } from '../config/config.js';
 import type { Store } from './ports/store.js';
 import { openSqliteStore } from './sqlite/open-sqlite-store.js';
+
+/** Where the store lives. `sqlite` is the embedded default; `postgres` is the scale-out store. */
+export type StoreLocation =
+  | { kind: 'sqlite'; /** file path, or `:memory:` */ path: string }
+  | { kind: 'postgres'; url: string };
 
 /**
  * Open the store at `location`: the embedded SQLite store, migrated on open.

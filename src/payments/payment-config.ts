@@ -1,0 +1,35 @@
+/**
+ * @module payments/payment-config
+ * The settings of x402 payments the payment challenge and gate need; `config/config.ts` reads
+ * them from the environment.
+ */
+
+/** Settings of the x402 challenge. A chain without a recipient is not offered. */
+export interface PaymentConfig {
+  /** Memo / message prefix: `<prefix>:<nonce>` (X402_PREFIX, default `linkguard`). */
+  prefix: string;
+  /** Price as a decimal USDC string (PRICE_USDC, default `0.01`). */
+  priceUsdc: string;
+  /** The same price in atomic units (6 decimals): `0.01` → 10000. */
+  priceAtomic: bigint;
+  /** Nonce lifetime in seconds (NONCE_TTL_SECONDS, default 600 = spec's 10 minutes). */
+  nonceTtlSeconds: number;
+  /** Solana recipient wallet (owner, base58) or null when Solana is not offered. */
+  solanaRecipient: string | null;
+  /** SPL mint of USDC on Solana (SOLANA_USDC_MINT, default mainnet USDC). */
+  solanaUsdcMint: string;
+  /** Base recipient (0x address) or null when Base is not offered. */
+  baseRecipient: string | null;
+  /** USDC ERC-20 contract on Base (BASE_USDC_CONTRACT, default Base mainnet USDC). */
+  baseUsdcContract: string;
+  /** Solana JSON-RPC endpoint used to verify payments (SOLANA_RPC_URL). */
+  solanaRpcUrl: string;
+  /** Commitment a Solana payment must reach (SOLANA_COMMITMENT, default `confirmed`). */
+  solanaCommitment: 'confirmed' | 'finalized';
+  /** Base JSON-RPC endpoint used to verify payments (BASE_RPC_URL). */
+  baseRpcUrl: string;
+  /** Blocks a Base payment needs, its own included (BASE_MIN_CONFIRMATIONS, default 2). */
+  baseMinConfirmations: number;
+  /** Budget for the RPC calls of one verification, ms (CHAIN_RPC_TIMEOUT_MS, default 5000). */
+  chainRpcTimeoutMs: number;
+}
