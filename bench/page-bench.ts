@@ -35,7 +35,7 @@ import { parsePage } from '../src/engine/page/parse-page.js';
 import { normalizeUrl } from '../src/engine/url/normalize-url.js';
 import { defaultEngine } from '../src/engine-data/load-engine-data.js';
 import { servePageCorpus } from '../src/evaluation/page-corpus.js';
-import { buildApp } from '../src/http/app.js';
+import { buildApp } from '../src/server/build-app.js';
 import { openStore } from '../src/store/open-store.js';
 import { newKey } from '../test/helpers/enterprise-key.js';
 import { PAGE_CORPUS, pageFixture } from '../test/helpers/page-fixtures.js';

@@ -14,8 +14,8 @@ import type { Clock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import type { Engine } from '../../src/engine/create-engine.js';
 import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
-import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/observability/logger.js';
+import { buildApp } from '../../src/server/build-app.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/ports/store.js';
 

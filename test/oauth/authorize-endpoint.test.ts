@@ -14,9 +14,9 @@ import { describe, expect, it } from 'vitest';
 
 import { hashSecret } from '../../src/access/api-key.js';
 import { generateLicense } from '../../src/access/license.js';
-import { buildApp } from '../../src/http/app.js';
 import { generateNonce } from '../../src/oauth/oauth-secrets.js';
 import { createLogger } from '../../src/observability/logger.js';
+import { buildApp } from '../../src/server/build-app.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createPremiumLicense } from '../helpers/oauth-app.js';
 import {

@@ -14,8 +14,8 @@ import { describe, expect, it } from 'vitest';
 
 import { monthOf } from '../../src/clock.js';
 import { loadConfig } from '../../src/config/config.js';
-import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/observability/logger.js';
+import { buildApp } from '../../src/server/build-app.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createEnterpriseKey } from '../helpers/enterprise-key.js';
 import { createPremiumLicense, freePort, startListeningApp } from '../helpers/oauth-app.js';

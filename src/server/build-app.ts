@@ -1,7 +1,11 @@
 /**
- * @module http/app
- * `buildApp()` assembles the Fastify instance: request ids, error mapping, the detect, status and
- * OpenAPI routes. It never listens — `cli/serve` does, tests use `inject()`.
+ * @module server/build-app
+ * The composition root of a serving process: `buildApp()` builds the rate limits, layers 2 and 3
+ * (unless given), the detection service and the payment gate, and registers the three doors side
+ * by side on one Fastify instance — the HTTP API (`http/`: detect, status, OpenAPI), the MCP
+ * connector (`mcp/`) and its OAuth authorization server (`oauth/`) — with request ids, CORS and
+ * error mapping. It never listens: `startServer()` (`server/start-server.ts`) does, tests use
+ * `inject()`.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -13,6 +17,10 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config, TrustProxy } from '../config/config.js';
 import type { Engine } from '../engine/create-engine.js';
+import { toErrorResponse } from '../http/error-body.js';
+import { registerDetectRoute } from '../http/routes/detect-route.js';
+import { registerOpenApi } from '../http/routes/openapi-routes.js';
+import { registerStatusRoutes } from '../http/routes/status-route.js';
 import { IntelLayer } from '../intel/intel-layer.js';
 import { registerMcpRoutes } from '../mcp/mcp-route.js';
 import { registerOAuthRoutes } from '../oauth/oauth-routes.js';
@@ -21,12 +29,8 @@ import { PaymentGate } from '../payments/payment-gate.js';
 import { RateLimits } from '../ratelimit/rate-limits.js';
 import { DetectionService } from '../service/detection-service.js';
 import type { Store } from '../store/ports/store.js';
-import { toErrorResponse } from './error-body.js';
-import { registerDetectRoute } from './routes/detect-route.js';
-import { registerOpenApi } from './routes/openapi-routes.js';
-import { registerStatusRoutes } from './routes/status-route.js';
 
-/** Everything the HTTP app needs; built by `cli/serve` or a test. */
+/** Everything the app needs; built by `startServer()` or a test. */
 export interface AppDeps {
   config: Config;
   store: Store;
