@@ -1,6 +1,6 @@
 /**
  * @module api/detect-request-schema
- * Body of `POST /v1/detect` (spec §2.1). Only `url`; unknown fields are rejected.
+ * Body of `POST /v1/detect` (README, "API"). Only `url`; unknown fields are rejected.
  */
 import Type from 'typebox';
 

@@ -1,7 +1,7 @@
 /**
  * @module api/error-schemas
- * Error bodies (DESIGN §4.3–4.4): `{status, error, message}` plus `retry_after` on 429/503 and a
- * `reason` sub-code where one exists; the 402 bodies carry both challenge shapes (DESIGN §4.1).
+ * Error bodies (README, "API"): `{status, error, message}` plus `retry_after` on 429/503 and a
+ * `reason` sub-code where one exists; the 402 bodies carry both challenge shapes (README, "Paying per request").
  */
 import Type from 'typebox';
 
@@ -10,7 +10,7 @@ import { PAYMENT_INVALID_REASONS } from '../payments/payment-invalid-reason.js';
 export const ErrorBodySchema = Type.Object(
   {
     status: Type.Integer(),
-    error: Type.String({ description: 'Stable error code (spec §7)' }),
+    error: Type.String({ description: 'Stable error code' }),
     message: Type.String(),
     reason: Type.Optional(Type.String({ description: 'Finer reason, e.g. why a URL is invalid' })),
     retry_after: Type.Optional(
@@ -77,7 +77,7 @@ export const PaymentChallengeSchema = Type.Object(
     error: Type.Union([Type.Literal('payment_required'), Type.Literal('payment_invalid')]),
     message: Type.String(),
     reason: Type.Optional(
-      Type.Enum(PAYMENT_INVALID_REASONS, { description: 'payment_invalid sub-code (DESIGN §4.4)' }),
+      Type.Enum(PAYMENT_INVALID_REASONS, { description: 'payment_invalid sub-code' }),
     ),
     retry_after: Type.Optional(
       Type.Integer({

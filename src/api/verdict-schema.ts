@@ -1,6 +1,6 @@
 /**
  * @module api/verdict-schema
- * The detection result (spec §2.2–2.5, DESIGN §4.10–4.11) as a TypeBox schema: the single source
+ * The detection result (README, "API") as a TypeBox schema: the single source
  * for response serialization, the OpenAPI document and (later) MCP tool output schemas. A
  * compile-time check below keeps it identical to the engine's `Verdict` type.
  */
@@ -16,7 +16,7 @@ export const VerdictValueSchema = Type.Union(
   { description: 'safe: proceed; caution: ask a human; danger: block.' },
 );
 
-export const ThreatTypeSchema = Type.Enum(THREAT_TYPES, { description: 'spec §2.3' });
+export const ThreatTypeSchema = Type.Enum(THREAT_TYPES, { description: 'threat category' });
 
 export const SignalsSchema = Type.Object(
   Object.fromEntries(

@@ -72,14 +72,14 @@ export async function buildApp(deps: AppDeps) {
         ? incoming
         : randomUUID();
     },
-    // Unknown body fields must be rejected, not silently dropped (stack.md §3.4 gotcha 1).
+    // Unknown body fields must be rejected, not silently dropped (Fastify's default Ajv options drop them).
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // CORS for browser-based clients (MCP web clients, in-browser wallets): any origin, since every
   // credential travels in a header and nothing rides on cookies. Preflights are answered before
-  // authentication; the headers clients must read are exposed (DESIGN §4.13, decision 75).
+  // authentication; the headers clients must read are exposed (docs/decisions.md, decision 75).
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
@@ -142,7 +142,7 @@ export async function buildApp(deps: AppDeps) {
   const service = new DetectionService(deps.engine, deps.store, deps.clock, intel, {
     page,
     verdictTtl: deps.config.verdictTtl,
-    // The error only: never the page or its URL (DESIGN §8).
+    // The error only: never the page or its URL (README, "Limitations and security considerations").
     onPageError: (error) => {
       deps.logger.error({ err: error }, 'page analysis step failed (analyzer or LLM judge)');
     },

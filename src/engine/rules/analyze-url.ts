@@ -19,7 +19,7 @@ import {
   findingKindOf,
   type FindingPlace,
 } from './brand-finding.js';
-import { disguisedLureWords } from './disguised-words.js';
+import { disguisedLureWords, type DisguisedWord } from './disguised-words.js';
 import type { HostingIndex, HostingTenant } from './hosting-index.js';
 import { type LexicalFeature, lexicalFeatures } from './lexical-features.js';
 import { type LabelReaderContext, readLabel } from './read-label.js';
@@ -77,8 +77,8 @@ export interface UrlAnalysis {
   hostWords: WordGroups;
   /** Lure words in the path, by group. */
   pathWords: WordGroups;
-  /** Lure words of the host spelled with digits for letters (`ver1fication→verification`). */
-  disguisedWords: string[];
+  /** Lure words of the host spelled with digits for letters (`ver1fication`). */
+  disguisedWords: DisguisedWord[];
   lexical: LexicalFeature[];
   idn: IdnSummary;
   /** A URL carried in a redirect parameter (`?url=https://…`) to another site, if any. */
@@ -191,7 +191,7 @@ export function analyzeUrl(ctx: UrlRulesContext, url: ParsedUrl): UrlAnalysis {
     : null;
   const tldTier = tld === null ? null : (ctx.tldTiers.get(tld) ?? null);
   let pathWords: WordGroups = EMPTY_WORDS;
-  let disguisedWords: string[] = [];
+  let disguisedWords: DisguisedWord[] = [];
   if (!allowlisted) {
     for (const label of subdomainLabels) readInto(label, 'subdomain', false);
     const labelsLeftOfSuffix =

@@ -34,15 +34,24 @@ const LETTERS_PER_DIGIT = 4;
 /** Spellings tried per part (2 per `1`): bounds the work on digit-heavy labels. */
 const MAX_SPELLINGS = 16;
 
+/** A lure word written with digits for letters. */
+export interface DisguisedWord {
+  /** As the host writes it: `ver1fication`. */
+  written: string;
+  /** As a reader sees it: `verification`. */
+  read: string;
+}
+
 /**
  * Lure words of a host written with digits for letters.
  *
  * @param labels host labels left of the public suffix (subdomains and the site label), ASCII.
  * @param words the word index: segmentation and lure groups.
- * @returns `written→read` pairs (`ver1fication→verification`), [] when none.
+ * @returns each disguised word as written and as read (`ver1fication`, `verification`), [] when
+ *   none.
  */
-export function disguisedLureWords(labels: readonly string[], words: WordIndex): string[] {
-  const out: string[] = [];
+export function disguisedLureWords(labels: readonly string[], words: WordIndex): DisguisedWord[] {
+  const out: DisguisedWord[] = [];
   for (const label of labels) {
     for (const part of label.split(/[-_]+/)) {
       if (!INNER_DIGIT.test(part)) continue;
@@ -60,7 +69,7 @@ export function disguisedLureWords(labels: readonly string[], words: WordIndex):
           );
         });
         if (hit === undefined) continue;
-        out.push(`${part.slice(hit.start, hit.start + hit.word.length)}→${hit.word}`);
+        out.push({ written: part.slice(hit.start, hit.start + hit.word.length), read: hit.word });
         break;
       }
     }

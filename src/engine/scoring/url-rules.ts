@@ -237,8 +237,7 @@ export function judgeUrl(analysis: UrlAnalysis): UrlJudgement {
   // Lure words spelled with digits for letters (`ver1fication`): written to slip past filters.
   const disguised = analysis.disguisedWords[0];
   if (disguised !== undefined) {
-    const [written = '', read = ''] = disguised.split('→');
-    const text = `the host spells "${read}" with digits for letters ("${written}")`;
+    const text = `the host spells "${disguised.read}" with digits for letters ("${disguised.written}")`;
     if (hosted || tierAB || top !== undefined) danger('disguised_lure_word', 0.86, text);
     else caution('disguised_lure_word', text);
   }

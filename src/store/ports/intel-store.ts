@@ -16,7 +16,7 @@ export interface FeedRecord {
   format: string;
   /** Refreshed from this URL on a schedule, or null for a file imported by hand. */
   url: string | null;
-  /** Threat type a hit on this feed implies (spec §2.3 value), or null when it implies none. */
+  /** Threat type a hit on this feed implies (a `threat_types` value), or null when it implies none. */
   threat: string | null;
   entryCount: number;
   /** Last successful import (epoch ms), or null before the first. */
@@ -42,7 +42,7 @@ export interface StoredFeedEntry {
 
 /** A non-safe verdict (or feed hit) on a registrable domain, as the history records it. */
 export interface HistoryEvent {
-  /** Registrable domain only, never a URL (DESIGN §8). */
+  /** Registrable domain only, never a URL: submitted URLs are not stored. */
   domain: string;
   at: number;
   verdict: 'caution' | 'danger';

@@ -26,7 +26,7 @@ export interface ApiKeyRecord {
   rateLimitPerMinute: number | null;
   /** Agreed monthly request allowance, or null when none was set. */
   monthlyAllowance: number | null;
-  /** When true, requests above the monthly allowance are refused (DESIGN §4.15). */
+  /** When true, requests above the monthly allowance are refused. */
   hardCap: boolean;
 }
 

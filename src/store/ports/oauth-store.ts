@@ -117,7 +117,7 @@ export type RefreshRotation =
   | { status: 'invalid' };
 
 /**
- * Storage of the connector's OAuth 2.1 authorization server (DESIGN §7): registered clients
+ * Storage of the connector's OAuth 2.1 authorization server (docs/architecture.md, "Authorization server"): registered clients
  * (durable, since clients cache their `client_id`), pending authorizations, codes, grants and
  * tokens. Every secret (client secret, request id, CSRF token, code, token) is stored only as
  * its SHA-256. Each state change that must happen once (spending a code, rotating a refresh

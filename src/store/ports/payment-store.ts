@@ -7,7 +7,7 @@
  * milliseconds (UTC), months `YYYY-MM` (UTC).
  */
 
-/** A payment nonce as issued in a 402 challenge (spec §3, DESIGN §4.6). */
+/** A payment nonce as issued in a 402 challenge (docs/architecture.md, "A paid request"). */
 export interface IssuedNonce {
   /** UUIDv4. */
   nonce: string;
@@ -17,7 +17,7 @@ export interface IssuedNonce {
   expiresAt: number;
 }
 
-/** A settled x402 payment (DESIGN §3 step 4): no URL, nothing about the request but the nonce. */
+/** A settled x402 payment (docs/architecture.md, "A paid request"): no URL, nothing about the request but the nonce. */
 export interface PaymentClaim {
   chain: 'solana' | 'base';
   /** Solana transaction signature (base58) or Base transaction hash (lower-case 0x hex). */
@@ -32,7 +32,7 @@ export interface PaymentClaim {
 
 /**
  * Outcome of {@link PaymentStore.claimPayment}: `claimed`, or why nothing was written.
- * `nonce_already_used` wins over `tx_already_claimed` when both hold (spec §3: a retry with a
+ * `nonce_already_used` wins over `tx_already_claimed` when both hold (a retry with a
  * claimed nonce is 409).
  */
 export type ClaimOutcome =
@@ -54,7 +54,7 @@ export interface PaymentStore {
    */
   purgeExpiredNonces(before: number): Promise<number>;
   /**
-   * The single linearization point of a paid request (spec §3, DESIGN §4.6–4.7): in one atomic
+   * The single linearization point of a paid request (docs/architecture.md, "A paid request"): in one atomic
    * step, consume the nonce (it must exist, be unconsumed, unexpired at `claim.claimedAt`, and
    * bound to `urlHash`) and insert the permanent claim of the transaction id. Either both happen
    * and the result is `claimed`, or neither and the result says why. The claim is durable when
