@@ -112,7 +112,7 @@ async function e2eBench() {
     NET_RESOLVE: corpusServer.overrides.map((o) => `${o.host}:${o.port}:${o.address}`).join(','),
     LOG_LEVEL: 'silent',
   });
-  const store = openStore(config.store);
+  const store = await openStore(config.store);
   const generated = generateApiKey();
   await store.keys.createKey(newKey({ rateLimitPerMinute: 10_000_000 }, generated));
   const app = await buildApp({

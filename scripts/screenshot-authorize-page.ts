@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     PUBLIC_BASE_URL: base,
     DATABASE_URL: `sqlite:${join(dir, 'lg.db')}`,
   });
-  const store = openStore(config.store);
+  const store = await openStore(config.store);
   const app = await buildApp({
     config,
     store,

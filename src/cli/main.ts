@@ -49,7 +49,7 @@ export async function program(argv: readonly string[] = []): Promise<Command> {
     .description('create or upgrade the store schema (serve does this too)')
     .action(async () => {
       const config = loadConfig();
-      const store = openStore(config.store);
+      const store = await openStore(config.store);
       await store.ping();
       await store.close();
       console.log(`Store is up to date (${config.store.kind}).`);

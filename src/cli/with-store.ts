@@ -8,7 +8,7 @@ import type { Store } from '../store/ports/store.js';
 
 /** Run `action` with the store named by the environment (README "Configuration"). */
 export async function withStore<T>(action: (store: Store) => Promise<T>): Promise<T> {
-  const store = openStore(loadConfig().store);
+  const store = await openStore(loadConfig().store);
   try {
     return await action(store);
   } finally {

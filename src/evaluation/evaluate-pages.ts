@@ -113,7 +113,7 @@ export async function evaluatePages(
     resolveOverrides: server.overrides,
   });
   const page = createPageLayer({ ...config, page: { ...config.page, enabled: true } }, { http });
-  const store = openStore({ kind: 'sqlite', path: ':memory:' });
+  const store = await openStore({ kind: 'sqlite', path: ':memory:' });
   try {
     if (page === null) throw new Error('page layer could not be built');
     const service = new DetectionService(engine, store, systemClock, null, { page, cacheSize: 0 });

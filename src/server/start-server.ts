@@ -45,7 +45,7 @@ export interface ServerProcess {
  *   throws when the port cannot be bound.
  */
 export async function startServer(config: Config, logger: Logger): Promise<ServerProcess> {
-  const store = openStore(config.store);
+  const store = await openStore(config.store);
   const started = performance.now();
   const engine = defaultEngine();
   logger.info(

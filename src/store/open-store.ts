@@ -17,10 +17,10 @@ export type StoreLocation =
  * @throws Error for a `postgres` location: the scale-out store is not part of this version.
  * @throws when the SQLite file cannot be opened or migrated.
  */
-export function openStore(location: StoreLocation): Store {
+export function openStore(location: StoreLocation): Promise<Store> {
   switch (location.kind) {
     case 'sqlite':
-      return openSqliteStore(location.path);
+      return Promise.resolve(openSqliteStore(location.path));
     case 'postgres':
       throw new Error(
         'PostgreSQL store is not available in this version; use a sqlite: DATABASE_URL',

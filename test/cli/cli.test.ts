@@ -42,7 +42,7 @@ async function tempDb(): Promise<{
 }> {
   const dir = mkdtempSync(join(tmpdir(), 'linkguard-cli-'));
   const path = join(dir, 'lg.db');
-  await openStore({ kind: 'sqlite', path }).close();
+  await (await openStore({ kind: 'sqlite', path })).close();
   return {
     path,
     env: { DATABASE_URL: `sqlite:${path}` },
@@ -103,7 +103,7 @@ describe.concurrent('keys', { timeout: SUITE_TIMEOUT_MS }, () => {
         expires_at: '2100-01-01T00:00:00.000Z',
       });
       // What the server will read: the same record in the store.
-      const store = openStore({ kind: 'sqlite', path: db.path });
+      const store = await openStore({ kind: 'sqlite', path: db.path });
       try {
         expect(await store.keys.findKeyById(limited.id)).toMatchObject({
           rateLimitPerMinute: 5,
@@ -143,7 +143,7 @@ describe.concurrent('keys', { timeout: SUITE_TIMEOUT_MS }, () => {
       expect(runs[1]?.stderr).toMatch(/YYYY-MM-DD/);
       expect(runs[2]?.stderr).toMatch(/--monthly-allowance/);
       expect(runs[3]?.stderr).toMatch(/--rate-limit/);
-      const store = openStore({ kind: 'sqlite', path: db.path });
+      const store = await openStore({ kind: 'sqlite', path: db.path });
       try {
         expect(await store.keys.listKeys()).toEqual([]);
       } finally {
@@ -160,7 +160,7 @@ describe.concurrent('keys', { timeout: SUITE_TIMEOUT_MS }, () => {
     const db = await tempDb();
     try {
       // The key is provisioned in process; creation through the CLI is covered above.
-      const store = openStore({ kind: 'sqlite', path: db.path });
+      const store = await openStore({ kind: 'sqlite', path: db.path });
       const { id } = await createEnterpriseKey(store, { name: 'Initech' }).finally(() =>
         store.close(),
       );

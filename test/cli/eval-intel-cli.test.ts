@@ -91,9 +91,9 @@ describe('eval --intel and --cutoff', { timeout: SUITE_TIMEOUT_MS }, () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'linkguard-eval-intel-'));
     const db = join(dir, 'lg.db');
-    await openStore({ kind: 'sqlite', path: db }).close();
+    await (await openStore({ kind: 'sqlite', path: db })).close();
     const emptyDb = join(dir, 'empty.db');
-    await openStore({ kind: 'sqlite', path: emptyDb }).close();
+    await (await openStore({ kind: 'sqlite', path: emptyDb })).close();
     env = { DATABASE_URL: `sqlite:${db}`, RDAP_ENABLED: 'false' };
     malicious = join(dir, 'm.csv');
     benign = join(dir, 'b.csv');

@@ -45,14 +45,14 @@ async function tempDb(): Promise<{
 }> {
   const dir = mkdtempSync(join(tmpdir(), 'linkguard-licenses-'));
   const path = join(dir, 'lg.db');
-  await openStore({ kind: 'sqlite', path }).close();
+  await (await openStore({ kind: 'sqlite', path })).close();
   const env = { DATABASE_URL: `sqlite:${path}`, RDAP_ENABLED: 'false', PAGE_ANALYSIS: 'off' };
   return {
     path,
     env,
     run: (args) => runCli(['licenses', ...args], env),
     withStore: async (action) => {
-      const store = openStore({ kind: 'sqlite', path });
+      const store = await openStore({ kind: 'sqlite', path });
       try {
         return await action(store);
       } finally {

@@ -119,7 +119,7 @@ export async function createTestApp(
     ...options.env,
     DATABASE_URL: `sqlite:${dbPath}`,
   });
-  const store = openStore(config.store);
+  const store = await openStore(config.store);
   const clock = options.clock ?? testClock();
   const logs = logCapture();
   const logger = createLogger(options.logLevel ?? 'info', logs);

@@ -235,7 +235,7 @@ describe('POST /oauth/register', () => {
     await ctx.app.close();
     await ctx.store.close();
 
-    const store = openStore(ctx.config.store);
+    const store = await openStore(ctx.config.store);
     const app = await buildApp({
       config: ctx.config,
       store,

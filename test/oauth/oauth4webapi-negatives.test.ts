@@ -462,7 +462,7 @@ describe('authorization server refusals with oauth4webapi', { timeout: 20_000 },
       PUBLIC_BASE_URL: otherBase,
       DATABASE_URL: `sqlite:${ctx.dbPath}`,
     });
-    const store = openStore(config.store);
+    const store = await openStore(config.store);
     try {
       const app = await buildApp({
         config,

@@ -368,14 +368,8 @@ describe('migrate', () => {
 });
 
 describe('openStore', () => {
-  it('refuses a PostgreSQL location with a clear message', () => {
-    expect(() => openStore({ kind: 'postgres', url: 'postgres://localhost/linkguard' })).toThrow(
-      'PostgreSQL store is not available in this version; use a sqlite: DATABASE_URL',
-    );
-  });
-
   it('opens the SQLite store for a sqlite location', async () => {
-    const store = openStore({ kind: 'sqlite', path: ':memory:' });
+    const store = await openStore({ kind: 'sqlite', path: ':memory:' });
     await expect(store.ping()).resolves.toBeUndefined();
     await store.close();
   });

@@ -62,7 +62,7 @@ export function checkCommand(): Command {
         const engine = defaultEngine();
         const offline = options.offline === true;
         const config = loadConfig();
-        const store = openStore(config.store);
+        const store = await openStore(config.store);
         // The same layers as the server; offline: the local feed index only, no request at all.
         const intel = createIntelLayer({ config, engine, store, clock: systemClock, offline });
         const page = offline ? null : createPageLayer(config);
