@@ -4,6 +4,7 @@
  */
 
 import type { Store } from './ports/store.js';
+import { openPostgresStore, type PostgresStoreOptions } from './postgres/open-postgres-store.js';
 import { openSqliteStore } from './sqlite/open-sqlite-store.js';
 
 /** Where the store lives. `sqlite` is the embedded default; `postgres` is the scale-out store. */
@@ -12,18 +13,21 @@ export type StoreLocation =
   | { kind: 'postgres'; url: string };
 
 /**
- * Open the store at `location`: the embedded SQLite store, migrated on open.
+ * Open the store at `location`, migrated on open: the embedded SQLite file, or the PostgreSQL
+ * database several instances share.
  *
- * @throws Error for a `postgres` location: the scale-out store is not part of this version.
- * @throws when the SQLite file cannot be opened or migrated.
+ * @param options for PostgreSQL: where failures of idle pooled connections are reported.
+ * @throws when the SQLite file cannot be opened or migrated; for PostgreSQL, AppError
+ *   `service_unavailable` when the server cannot be reached, Error when a migration fails.
  */
-export function openStore(location: StoreLocation): Promise<Store> {
+export function openStore(
+  location: StoreLocation,
+  options: PostgresStoreOptions = {},
+): Promise<Store> {
   switch (location.kind) {
     case 'sqlite':
       return Promise.resolve(openSqliteStore(location.path));
     case 'postgres':
-      throw new Error(
-        'PostgreSQL store is not available in this version; use a sqlite: DATABASE_URL',
-      );
+      return openPostgresStore(location.url, options);
   }
 }

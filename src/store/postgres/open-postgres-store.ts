@@ -1,0 +1,80 @@
+/**
+ * @module store/postgres/open-postgres-store
+ * The scale-out store: every port on one PostgreSQL database shared by N linkguard instances and
+ * the CLI, through a connection pool per process. Opening migrates the schema under an advisory
+ * lock, so instances may start at once. Nothing is cached across requests: what one instance
+ * commits (a revocation, a claim, a spent allowance) is what every instance reads next.
+ */
+
+import type { Store } from '../ports/store.js';
+import { migratePostgres } from './migrate.js';
+import { DEFAULT_PG_POOL, PgDatabase, type PgPoolOptions } from './pg-database.js';
+import { storeError } from './pg-errors.js';
+import { PgIntelStore } from './pg-intel-store.js';
+import { PgKeyStore } from './pg-key-store.js';
+import { PgLicenseStore } from './pg-license-store.js';
+import { PgOAuthStore } from './pg-oauth-store.js';
+import { PgPaymentStore } from './pg-payment-store.js';
+import { PgUsageStore } from './pg-usage-store.js';
+
+/** What the PostgreSQL store reports outside a call: failures of idle pooled connections. */
+export interface PostgresStoreOptions {
+  /**
+   * Called when an idle connection of the pool fails (server restart, network cut). The pool
+   * drops that connection by itself and the next call reconnects or fails with 503, so this is
+   * for the log only.
+   */
+  onIdleError?: (error: Error) => void;
+  pool?: PgPoolOptions;
+}
+
+/**
+ * Open the PostgreSQL store at `url` and apply pending migrations.
+ *
+ * @param url `postgres://user:password@host:port/database` (or `postgresql://`); libpq
+ *   parameters such as `sslmode` are honoured by pg.
+ * @returns the store, with a pool of `options.pool.maxConnections` connections (10 by default).
+ * @throws AppError `service_unavailable` when the server cannot be reached; Error when a
+ *   migration fails or the schema is newer than this linkguard.
+ */
+export async function openPostgresStore(
+  url: string,
+  options: PostgresStoreOptions = {},
+): Promise<Store> {
+  const db = new PgDatabase(url, options.onIdleError ?? (() => undefined), {
+    ...DEFAULT_PG_POOL,
+    ...options.pool,
+  });
+  try {
+    await migratePostgres(db.pool);
+  } catch (error) {
+    await db.close();
+    throw storeError(error);
+  }
+  const usage = new PgUsageStore(db);
+  const intel = new PgIntelStore(db);
+  let closed = false;
+  return {
+    keys: new PgKeyStore(db),
+    usage,
+    payments: new PgPaymentStore(db),
+    intel,
+    licenses: new PgLicenseStore(db),
+    oauth: new PgOAuthStore(db),
+    ping: async () => {
+      await db.query('SELECT 1');
+      if (usage.writeError !== null) {
+        throw new Error('usage rows cannot be written', { cause: usage.writeError });
+      }
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      try {
+        await Promise.all([usage.flush(), intel.flushHistory()]);
+      } finally {
+        await db.close();
+      }
+    },
+  };
+}
