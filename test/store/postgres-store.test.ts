@@ -125,6 +125,6 @@ describe('PostgreSQL unreachable', () => {
     const error: unknown = await openPostgresStore(url).catch((e: unknown) => e);
     expect(isAppError(error) && error.code).toBe('service_unavailable');
     expect(isAppError(error) && error.retryAfter).toBe(5);
-    expect(String((error as Error).message)).not.toContain('s3cret');
+    expect((error as Error).message).not.toContain('s3cret');
   });
 });

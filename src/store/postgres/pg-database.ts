@@ -12,20 +12,13 @@ import pg from 'pg';
 
 import { storeError } from './pg-errors.js';
 
-/** OID of PostgreSQL's `int8`/`bigint` type (pg_type.dat). */
-const INT8_OID = 20;
-
 /**
  * Column types as JavaScript values: `bigint` columns hold epoch milliseconds and counters, all
  * far below 2^53, so they are read as numbers (pg reads them as strings by default, to be safe
  * for values beyond 2^53). `numeric` stays a string (USDC amounts are read with `BigInt`).
  */
-const TYPES = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID && format !== 'binary'
-      ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-};
+const TYPES = new pg.TypeOverrides();
+TYPES.setTypeParser(pg.types.builtins.INT8, 'text', Number);
 
 /** Pool sizing and timeouts. */
 export interface PgPoolOptions {
