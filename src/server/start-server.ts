@@ -45,7 +45,12 @@ export interface ServerProcess {
  *   throws when the port cannot be bound.
  */
 export async function startServer(config: Config, logger: Logger): Promise<ServerProcess> {
-  const store = await openStore(config.store);
+  const store = await openStore(config.store, {
+    // Host and port at most: pg's connection errors never carry the password.
+    onIdleError: (error) => {
+      logger.warn({ err: error }, 'idle database connection failed');
+    },
+  });
   const started = performance.now();
   const engine = defaultEngine();
   logger.info(
