@@ -11,7 +11,9 @@
  * 3. Medians over rounds, the ratio linkguard / baseline, and the budgets' verdicts.
  *
  * Options: --rounds 3, --duration 10 (s), --connections 50, --warmup 3 (s), --engine-seconds 3,
- * --out docs/bench.md, --profile (one more linkguard run under `node --cpu-prof`, summarised).
+ * --out docs/bench.md, --profile (one more linkguard run under `node --cpu-prof`, summarised),
+ * --store postgres (a third server in every round on a fresh PostgreSQL database and Redis,
+ * compared with SQLite in its own section).
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -33,6 +35,11 @@ import { parseArgs } from 'node:util';
 import autocannon, { type AutocannonInstance, type AutocannonRequest } from 'autocannon';
 
 import { signIn } from '../test/helpers/oauth-request.js';
+import {
+  createTestDatabase,
+  dropTestDatabase,
+  postgresUrl,
+} from '../test/helpers/postgres-server.js';
 import { BENCH_URL_CATEGORIES, BENCH_URLS } from './bench-urls.js';
 import {
   SECTION_END as INTEL_SECTION_END,
@@ -48,6 +55,7 @@ import {
 } from './payments-section.js';
 import { cpuUse, snapshot } from './support/cpu-accounting.js';
 import { summariseCpuProfile } from './support/cpu-profile.js';
+import { databaseCpuSecondsBetween, databaseCpuTicks } from './support/database-cpu.js';
 import { findSection } from './support/doc-sections.js';
 import { benchEngine } from './support/engine-bench.js';
 import {
@@ -100,6 +108,7 @@ interface Options {
   out: string;
   profile: boolean;
   freshUrls: boolean;
+  store: 'sqlite' | 'postgres';
 }
 
 function parseOptions(argv: string[]): Options {
@@ -114,6 +123,7 @@ function parseOptions(argv: string[]): Options {
       out: { type: 'string', default: 'docs/bench.md' },
       profile: { type: 'boolean', default: false },
       'fresh-urls': { type: 'boolean', default: false },
+      store: { type: 'string', default: 'sqlite' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -121,6 +131,9 @@ function parseOptions(argv: string[]): Options {
     console.log(
       'npm run bench -- [--rounds 3] [--duration 10] [--connections 50] [--warmup 3]\n' +
         '                 [--engine-seconds 3] [--out docs/bench.md] [--profile] [--fresh-urls]\n' +
+        '                 [--store sqlite|postgres]\n' +
+        '  --store postgres  also measure the service on PostgreSQL + Redis (127.0.0.1, a fresh\n' +
+        '                database; REDIS_URL defaults to redis://127.0.0.1:6379) next to SQLite\n' +
         '  --fresh-urls  give every request a unique query parameter, so no verdict is ever\n' +
         '                served from the cache (the cost of URLs the service has not seen)',
     );
@@ -133,7 +146,11 @@ function parseOptions(argv: string[]): Options {
     }
     return value;
   };
+  if (values.store !== 'sqlite' && values.store !== 'postgres') {
+    throw new Error('--store must be sqlite or postgres');
+  }
   return {
+    store: values.store,
     rounds: positive('rounds', values.rounds, true),
     duration: positive('duration', values.duration, true),
     connections: positive('connections', values.connections, true),
@@ -228,7 +245,9 @@ const state: {
   load: AutocannonInstance | null;
   tmp: string | null;
   interrupted: boolean;
-} = { servers: new Set(), load: null, tmp: null, interrupted: false };
+  /** The PostgreSQL database made for `--store postgres`, dropped at the end. */
+  database: string | null;
+} = { servers: new Set(), load: null, tmp: null, interrupted: false, database: null };
 
 function removeTmp(): void {
   if (state.tmp !== null) rmSync(state.tmp, { recursive: true, force: true });
@@ -241,6 +260,8 @@ async function cleanup(): Promise<void> {
   state.servers.clear();
   killAllChildren();
   removeTmp();
+  if (state.database !== null) await dropTestDatabase(state.database);
+  state.database = null;
 }
 
 async function loadServer(
@@ -286,7 +307,7 @@ const describeStatuses = (counts: Record<string, number>) =>
 /** Throw when linkguard answered anything but 200 or connections failed. */
 function assertAllOk(kind: ServerKind, phase: string, load: LoadResult): void {
   const bad = Object.entries(load.statusCounts).filter(([status]) => status !== '200');
-  if (kind === 'linkguard' && (bad.length > 0 || load.errors > 0)) {
+  if (kind !== 'baseline' && (bad.length > 0 || load.errors > 0)) {
     const hint =
       load.statusCounts['429'] === undefined
         ? ''
@@ -319,7 +340,15 @@ async function main(): Promise<void> {
 
   state.tmp = mkdtempSync(join(tmpdir(), 'linkguard-bench-'));
   const tmp = state.tmp;
-  const serverEnv = (port: number): NodeJS.ProcessEnv => ({
+  if (options.store === 'postgres') state.database = await createTestDatabase();
+  const postgresEnv: NodeJS.ProcessEnv =
+    state.database === null
+      ? {}
+      : {
+          DATABASE_URL: postgresUrl(state.database),
+          REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        };
+  const serverEnv = (port: number, kind: ServerKind = 'linkguard'): NodeJS.ProcessEnv => ({
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -331,8 +360,11 @@ async function main(): Promise<void> {
     RDAP_ENABLED: 'false',
     // Throughput of layers 1–2; page analysis has its own bench (bench/page-bench.ts).
     PAGE_ANALYSIS: 'off',
+    ...(kind === 'linkguard-postgres' ? postgresEnv : {}),
   });
   const key = createKey(serverEnv(0));
+  const postgresKey =
+    state.database === null ? null : createKey(serverEnv(0, 'linkguard-postgres'));
 
   console.log(`engine alone: ${options.engineSeconds} s of detectUrl() in process…`);
   const engine = await benchEngine(DIST, BENCH_URLS, options.engineSeconds);
@@ -341,26 +373,37 @@ async function main(): Promise<void> {
       `${Math.round(engine.firstSightUrlsPerSecond).toLocaleString('en-US')} URLs/s at first sight`,
   );
 
-  const headers = {
-    authorization: `Bearer ${key}`,
+  const headersFor = (apiKey: string) => ({
+    authorization: `Bearer ${apiKey}`,
     'content-type': 'application/json',
-  };
+  });
+  const headers = headersFor(key);
   // With --fresh-urls every request carries a URL never sent before (a unique query parameter),
   // so the service's verdict cache never answers: each request pays URL parsing and the engine.
   let sequence = 0;
   const freshBody = (url: string): string =>
     JSON.stringify({ url: `${url}${url.includes('?') ? '&' : '?'}bench=${String(sequence++)}` });
-  const requests: AutocannonRequest[] = BENCH_URLS.map((url) => ({
-    method: 'POST',
-    path: '/v1/detect',
-    headers,
-    body: JSON.stringify({ url }),
-    ...(options.freshUrls
-      ? { setupRequest: (request: AutocannonRequest) => ({ ...request, body: freshBody(url) }) }
-      : {}),
-  }));
+  const requestsWith = (apiKey: string): AutocannonRequest[] =>
+    BENCH_URLS.map((url) => ({
+      method: 'POST',
+      path: '/v1/detect',
+      headers: headersFor(apiKey),
+      body: JSON.stringify({ url }),
+      ...(options.freshUrls
+        ? { setupRequest: (request: AutocannonRequest) => ({ ...request, body: freshBody(url) }) }
+        : {}),
+    }));
+  const requests = requestsWith(key);
+  const requestsOf = (kind: ServerKind) =>
+    kind === 'linkguard-postgres' && postgresKey !== null ? requestsWith(postgresKey) : requests;
   const firstBody = requests[0]?.body ?? '{}';
-  const probe = (port: number) => httpPost(port, '/v1/detect', String(firstBody), headers);
+  const probe = (port: number, kind: ServerKind) =>
+    httpPost(
+      port,
+      '/v1/detect',
+      String(firstBody),
+      kind === 'linkguard-postgres' && postgresKey !== null ? headersFor(postgresKey) : headers,
+    );
 
   const start = async (kind: ServerKind, extraNodeArgs: string[] = []) => {
     const port = await freePort();
@@ -370,10 +413,10 @@ async function main(): Promise<void> {
         kind === 'baseline'
           ? [HELLO_WORLD]
           : [...START_NODE_FLAGS, ...extraNodeArgs, MAIN_JS, 'serve'],
-      env: serverEnv(port),
+      env: serverEnv(port, kind),
       port,
       cpu: pinning.serverCpu,
-      ready: async () => (await probe(port)).status === 200,
+      ready: async () => (await probe(port, kind)).status === 200,
     });
     state.servers.add(server);
     return server;
@@ -403,17 +446,34 @@ async function main(): Promise<void> {
 
   const runs: RunMeasurement[] = [];
   for (let round = 1; round <= options.rounds; round++) {
-    const order: ServerKind[] =
-      round % 2 === 1 ? ['baseline', 'linkguard'] : ['linkguard', 'baseline'];
+    const kinds: ServerKind[] =
+      options.store === 'postgres'
+        ? ['baseline', 'linkguard', 'linkguard-postgres']
+        : ['baseline', 'linkguard'];
+    const order = round % 2 === 1 ? kinds : [...kinds].reverse();
     for (const kind of order) {
       if (state.interrupted) return;
       const server = await start(kind);
       try {
-        const warm = await loadServer(server.port, options.warmup, options.connections, requests);
+        const kindRequests = requestsOf(kind);
+        const warm = await loadServer(
+          server.port,
+          options.warmup,
+          options.connections,
+          kindRequests,
+        );
         assertAllOk(kind, 'warm-up', warm);
         const before = snapshot(server.pid);
-        const load = await loadServer(server.port, options.duration, options.connections, requests);
+        const databaseBefore = databaseCpuTicks();
+        const load = await loadServer(
+          server.port,
+          options.duration,
+          options.connections,
+          kindRequests,
+        );
         const after = snapshot(server.pid);
+        const databaseAfter = databaseCpuTicks();
+        const databaseSeconds = databaseCpuSecondsBetween(databaseBefore, databaseAfter);
         assertAllOk(kind, `round ${round}`, load);
         const cpu = cpuUse(before, after, server.pid, pinning.serverCpu, pinning.loadCpu);
         const run: RunMeasurement = {
@@ -426,10 +486,14 @@ async function main(): Promise<void> {
               ? null
               : (cpu.serverSeconds * 1e6) / load.totalRequests,
           clean: cpu === null ? null : cpu.foreignSeconds < CLEAN_FOREIGN_SHARE * cpu.wallSeconds,
+          databaseUsPerRequest:
+            databaseSeconds === null || load.totalRequests === 0
+              ? null
+              : (databaseSeconds * 1e6) / load.totalRequests,
         };
         runs.push(run);
         console.log(
-          `  round ${round} ${kind.padEnd(9)} ${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(7)} req/s` +
+          `  round ${round} ${kind.padEnd(18)} ${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(7)} req/s` +
             `  p50 ${run.p50Ms.toFixed(2)} ms  p99 ${run.p99Ms.toFixed(2)} ms` +
             (cpu === null
               ? ''

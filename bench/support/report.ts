@@ -8,7 +8,14 @@ import type { ProfileEntry, ProfileSummary } from './cpu-profile.js';
 import type { EngineResult } from './engine-bench.js';
 import { median } from './stats.js';
 
-export type ServerKind = 'baseline' | 'linkguard';
+/**
+ * `linkguard` runs on the embedded SQLite store; `linkguard-postgres` (with `--store postgres`)
+ * on PostgreSQL and Redis.
+ */
+export type ServerKind = 'baseline' | 'linkguard' | 'linkguard-postgres';
+
+/** Budget of the scale-out store: per-request CPU on PostgreSQL ≤ 1.5 × SQLite. */
+const TARGET_POSTGRES_CPU_RATIO = 1.5;
 
 /** A run is clean when other tenants used less than this share of one CPU (stack.md §3.1). */
 export const CLEAN_FOREIGN_SHARE = 0.15;
@@ -38,6 +45,8 @@ export interface RunMeasurement extends LoadResult {
   serverUsPerRequest: number | null;
   /** Null when CPU accounting is unavailable. */
   clean: boolean | null;
+  /** CPU time of the PostgreSQL and Redis servers per completed request, µs (null: not read). */
+  databaseUsPerRequest: number | null;
 }
 
 export interface BuildInfo {
@@ -72,6 +81,8 @@ export interface BenchReport {
     engineSeconds: number;
     /** Every request carried a URL never sent before, so no verdict came from the cache. */
     freshUrls: boolean;
+    /** `postgres`: a third server on PostgreSQL + Redis is measured in every round. */
+    store: 'sqlite' | 'postgres';
   };
   build: BuildInfo;
   notes: string[];
@@ -268,6 +279,17 @@ const BUDGET_HEADER = ['budget (DESIGN §9)', 'target', 'measured', 'verdict'];
 const budgetRows = (budgets: Budget[]) =>
   budgets.map((b) => [b.name, b.target, b.measured, b.met ? 'met' : 'MISSED']);
 
+function storeConsole(report: BenchReport): string[] {
+  const store = storeRows(report);
+  if (store === null) return [];
+  return [
+    textTable(STORE_HEADER, store.rows),
+    '',
+    textTable(BUDGET_HEADER, budgetRows([store.budget])),
+    '',
+  ];
+}
+
 /** The short summary printed at the end of a run. */
 export function renderConsole(report: BenchReport): string {
   const d = derive(report);
@@ -276,6 +298,7 @@ export function renderConsole(report: BenchReport): string {
     '',
     textTable(BUDGET_HEADER, budgetRows(d.budgets)),
     '',
+    ...storeConsole(report),
     `engine alone: ${int(report.engine.warmUrlsPerSecond)} URLs/s warm, ` +
       `${int(report.engine.firstSightUrlsPerSecond)} URLs/s at first sight (fresh engine), ` +
       `median ${median(report.engine.costs.map((c) => c.microseconds)).toFixed(1)} µs/URL, ` +
@@ -416,6 +439,96 @@ function interpretation(report: BenchReport, d: Derived): string[] {
 }
 
 /** docs/bench.md. */
+/**
+ * The PostgreSQL + Redis server next to the SQLite one (medians over rounds), with the budget on
+ * per-request CPU; empty when `--store postgres` was not given.
+ */
+function storeRows(report: BenchReport): { rows: string[][]; budget: Budget } | null {
+  const postgresRuns = report.runs.filter((run) => run.kind === 'linkguard-postgres');
+  if (postgresRuns.length === 0) return null;
+  const sqlite = summarise(report.runs, 'linkguard');
+  const postgres = summarise(report.runs, 'linkguard-postgres');
+  const databaseUs = (kind: ServerKind) => {
+    const values = report.runs
+      .filter((run) => run.kind === kind)
+      .map((run) => run.databaseUsPerRequest)
+      .filter((v): v is number => v !== null);
+    return values.length === 0 ? null : median(values);
+  };
+  const sqliteDb = databaseUs('linkguard');
+  const postgresDb = databaseUs('linkguard-postgres');
+  const ratio = (a: number | null, b: number | null) =>
+    a === null || b === null || a === 0 ? 'n/a' : `${(b / a).toFixed(2)}×`;
+  const us = (v: number | null) => orNa(v, (n) => n.toFixed(1));
+  const total = (own: number | null, db: number | null) =>
+    own === null || db === null ? null : own + db;
+  const cpuRatio =
+    sqlite.usPerRequest === null || postgres.usPerRequest === null
+      ? null
+      : postgres.usPerRequest / sqlite.usPerRequest;
+  return {
+    rows: [
+      [
+        'requests/s',
+        int(sqlite.requestsPerSecond),
+        int(postgres.requestsPerSecond),
+        ratio(sqlite.requestsPerSecond, postgres.requestsPerSecond),
+      ],
+      [
+        'p50 latency (ms)',
+        ms(sqlite.p50Ms),
+        ms(postgres.p50Ms),
+        ratio(sqlite.p50Ms, postgres.p50Ms),
+      ],
+      [
+        'p99 latency (ms)',
+        ms(sqlite.p99Ms),
+        ms(postgres.p99Ms),
+        ratio(sqlite.p99Ms, postgres.p99Ms),
+      ],
+      [
+        'linkguard process CPU per request (µs)',
+        us(sqlite.usPerRequest),
+        us(postgres.usPerRequest),
+        ratio(sqlite.usPerRequest, postgres.usPerRequest),
+      ],
+      ['PostgreSQL + Redis server CPU per request (µs)', us(sqliteDb), us(postgresDb), '—'],
+      [
+        'all CPU per request (µs)',
+        us(total(sqlite.usPerRequest, sqliteDb)),
+        us(total(postgres.usPerRequest, postgresDb)),
+        ratio(total(sqlite.usPerRequest, sqliteDb), total(postgres.usPerRequest, postgresDb)),
+      ],
+    ],
+    budget: {
+      name: 'linkguard CPU per request on PostgreSQL + Redis relative to SQLite',
+      target: `≤ ${TARGET_POSTGRES_CPU_RATIO.toFixed(1)}×`,
+      measured: cpuRatio === null ? 'n/a' : `${cpuRatio.toFixed(2)}×`,
+      met: cpuRatio !== null && cpuRatio <= TARGET_POSTGRES_CPU_RATIO,
+    },
+  };
+}
+
+const STORE_HEADER = ['', 'SQLite (embedded)', 'PostgreSQL + Redis', 'PostgreSQL / SQLite'];
+
+/** The store comparison as markdown, or '' when only SQLite was measured. */
+function storeSection(report: BenchReport): string {
+  const store = storeRows(report);
+  if (store === null) return '';
+  return (
+    `## Store: PostgreSQL + Redis next to SQLite\n\n` +
+    `\`--store postgres\` measures a third server in every round, the same build and requests on a ` +
+    `fresh PostgreSQL database (\`DATABASE_URL=postgres://…\`, 127.0.0.1) with Redis ` +
+    `(\`REDIS_URL\`) for rate limits and the shared verdict cache. The database servers run on ` +
+    `this machine, unpinned; their CPU is read from /proc for every \`postgres\` and ` +
+    `\`redis-server\` process during each measured run (with SQLite it is the idle baseline of ` +
+    `those servers).\n\n` +
+    markdownTable(STORE_HEADER, store.rows, ['l', 'r', 'r', 'r']) +
+    '\n\n' +
+    markdownTable(BUDGET_HEADER, budgetRows([store.budget]))
+  );
+}
+
 export function renderMarkdown(report: BenchReport): string {
   const d = derive(report);
   const { machine, options, engine, build } = report;
@@ -450,6 +563,9 @@ export function renderMarkdown(report: BenchReport): string {
   );
 
   sections.push(`## Interpretation\n\n${interpretation(report, d).join(' ')}`);
+
+  const store = storeSection(report);
+  if (store !== '') sections.push(store);
 
   sections.push(
     `## Engine alone\n\n` +

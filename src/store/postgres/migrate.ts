@@ -10,6 +10,7 @@
 import type { Pool } from 'pg';
 
 import { migration001 } from './migrations/001-initial.js';
+import { migration002 } from './migrations/002-credential-notifications.js';
 
 /** One schema step. `version` is its number (1, 2, …); `sql` may hold several statements. */
 export interface PostgresMigration {
@@ -19,7 +20,7 @@ export interface PostgresMigration {
 }
 
 /** Every migration of the PostgreSQL store, in order. Append new ones; never edit applied ones. */
-export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [migration001];
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [migration001, migration002];
 
 /**
  * Key of the advisory lock that serializes migrations: an arbitrary constant of this

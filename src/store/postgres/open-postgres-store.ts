@@ -2,11 +2,16 @@
  * @module store/postgres/open-postgres-store
  * The scale-out store: every port on one PostgreSQL database shared by N linkguard instances and
  * the CLI, through a connection pool per process. Opening migrates the schema under an advisory
- * lock, so instances may start at once. Nothing is cached across requests: what one instance
- * commits (a revocation, a claim, a spent allowance) is what every instance reads next.
+ * lock, so instances may start at once. Claims, reservations and counters are read and written
+ * in the database on every call; only look-ups of keys and licenses by hash are cached, and
+ * every change to those tables clears the cache of every instance through LISTEN/NOTIFY
+ * (`credential-cache.ts`).
  */
 
+import type { ApiKeyRecord } from '../ports/key-store.js';
+import type { LicenseRecord } from '../ports/license-store.js';
 import type { Store } from '../ports/store.js';
+import { CredentialCache, CredentialListener } from './credential-cache.js';
 import { migratePostgres } from './migrate.js';
 import { DEFAULT_PG_POOL, PgDatabase, type PgPoolOptions } from './pg-database.js';
 import { storeError } from './pg-errors.js';
@@ -22,7 +27,8 @@ export interface PostgresStoreOptions {
   /**
    * Called when an idle connection of the pool fails (server restart, network cut). The pool
    * drops that connection by itself and the next call reconnects or fails with 503, so this is
-   * for the log only.
+   * for the log only. Also told when the connection receiving credential notifications fails
+   * (the credential caches are bypassed until it is back).
    */
   onIdleError?: (error: Error) => void;
   pool?: PgPoolOptions;
@@ -41,7 +47,8 @@ export async function openPostgresStore(
   url: string,
   options: PostgresStoreOptions = {},
 ): Promise<Store> {
-  const db = new PgDatabase(url, options.onIdleError ?? (() => undefined), {
+  const onIdleError = options.onIdleError ?? (() => undefined);
+  const db = new PgDatabase(url, onIdleError, {
     ...DEFAULT_PG_POOL,
     ...options.pool,
   });
@@ -51,15 +58,26 @@ export async function openPostgresStore(
     await db.close();
     throw storeError(error);
   }
+  const keyCache = new CredentialCache<ApiKeyRecord>();
+  const licenseCache = new CredentialCache<LicenseRecord>();
+  const listener = new CredentialListener(
+    url,
+    new Map<string, CredentialCache<unknown>>([
+      ['api_keys', keyCache],
+      ['licenses', licenseCache],
+    ]),
+    onIdleError,
+  );
+  await listener.start();
   const usage = new PgUsageStore(db);
   const intel = new PgIntelStore(db);
   let closed = false;
   return {
-    keys: new PgKeyStore(db),
+    keys: new PgKeyStore(db, keyCache),
     usage,
     payments: new PgPaymentStore(db),
     intel,
-    licenses: new PgLicenseStore(db),
+    licenses: new PgLicenseStore(db, licenseCache),
     oauth: new PgOAuthStore(db),
     ping: async () => {
       await db.query('SELECT 1');
@@ -73,6 +91,7 @@ export async function openPostgresStore(
       try {
         await Promise.all([usage.flush(), intel.flushHistory()]);
       } finally {
+        await listener.close();
         await db.close();
       }
     },

@@ -1,11 +1,14 @@
 /**
  * @module store/postgres/pg-key-store
- * {@link KeyStore} on PostgreSQL. Look-ups by hash are not cached: every request reads the key
- * row, so a revocation committed by any instance (or the CLI) is refused on the very next request
- * on every instance. Revocation is one conditional UPDATE: concurrent revokes record one instant.
+ * {@link KeyStore} on PostgreSQL. Look-ups by hash go through a {@link CredentialCache} that every
+ * change to `api_keys` (by any instance, the CLI or by hand) clears through LISTEN/NOTIFY, and
+ * that is bypassed while notifications cannot be received: a revocation is refused on every
+ * instance once its notification arrives. Revocation is one conditional UPDATE: concurrent
+ * revokes record one instant.
  */
 
 import type { ApiKeyRecord, KeyStore, NewApiKey } from '../ports/key-store.js';
+import type { CredentialCache } from './credential-cache.js';
 import type { PgDatabase } from './pg-database.js';
 
 const SELECT_KEY = `SELECT id, name, prefix, hash, created_at AS "createdAt",
@@ -30,7 +33,10 @@ function toRecord(row: ApiKeyRecord): ApiKeyRecord {
 }
 
 export class PgKeyStore implements KeyStore {
-  constructor(private readonly db: PgDatabase) {}
+  constructor(
+    private readonly db: PgDatabase,
+    private readonly cache: CredentialCache<ApiKeyRecord>,
+  ) {}
 
   async createKey(key: NewApiKey): Promise<void> {
     await this.db.query(
@@ -51,9 +57,11 @@ export class PgKeyStore implements KeyStore {
     );
   }
 
-  async findKeyByHash(hash: Buffer): Promise<ApiKeyRecord | null> {
-    const { rows } = await this.db.query<ApiKeyRecord>(`${SELECT_KEY} WHERE hash = $1`, [hash]);
-    return rows[0] === undefined ? null : toRecord(rows[0]);
+  findKeyByHash(hash: Buffer): Promise<ApiKeyRecord | null> {
+    return this.cache.get(hash, async (h) => {
+      const { rows } = await this.db.query<ApiKeyRecord>(`${SELECT_KEY} WHERE hash = $1`, [h]);
+      return rows[0] === undefined ? null : toRecord(rows[0]);
+    });
   }
 
   async findKeyById(id: string): Promise<ApiKeyRecord | null> {

@@ -1,8 +1,8 @@
 /**
  * @module store/postgres/pg-license-store
  * {@link LicenseStore} on PostgreSQL: Premium licenses of the MCP connector and their monthly
- * check counters. Look-ups by hash are not cached, so a revocation by any instance is refused on
- * the next request everywhere. A reservation is one conditional UPSERT: it adds the batch only
+ * check counters. Look-ups by hash go through a {@link CredentialCache} cleared by every change to
+ * `licenses` through LISTEN/NOTIFY (see `credential-cache.ts` for the bound). A reservation is one conditional UPSERT: it adds the batch only
  * while the month's sum stays within the cap, and the conflicting row's lock serializes
  * concurrent reservations of every instance, so the cap is never exceeded and a batch that does
  * not fit is refused whole.
@@ -14,6 +14,7 @@ import type {
   LicenseUsage,
   NewLicense,
 } from '../ports/license-store.js';
+import type { CredentialCache } from './credential-cache.js';
 import type { PgDatabase } from './pg-database.js';
 
 const SELECT_LICENSE = `SELECT id, name, prefix, hash, created_at AS "createdAt",
@@ -45,7 +46,10 @@ const USAGE = `SELECT u.license_id AS "licenseId", u.month AS month, u.checks AS
   WHERE u.checks > 0`;
 
 export class PgLicenseStore implements LicenseStore {
-  constructor(private readonly db: PgDatabase) {}
+  constructor(
+    private readonly db: PgDatabase,
+    private readonly cache: CredentialCache<LicenseRecord>,
+  ) {}
 
   async createLicense(license: NewLicense): Promise<void> {
     await this.db.query(
@@ -54,11 +58,11 @@ export class PgLicenseStore implements LicenseStore {
     );
   }
 
-  async findLicenseByHash(hash: Buffer): Promise<LicenseRecord | null> {
-    const { rows } = await this.db.query<LicenseRecord>(`${SELECT_LICENSE} WHERE hash = $1`, [
-      hash,
-    ]);
-    return rows[0] === undefined ? null : toRecord(rows[0]);
+  findLicenseByHash(hash: Buffer): Promise<LicenseRecord | null> {
+    return this.cache.get(hash, async (h) => {
+      const { rows } = await this.db.query<LicenseRecord>(`${SELECT_LICENSE} WHERE hash = $1`, [h]);
+      return rows[0] === undefined ? null : toRecord(rows[0]);
+    });
   }
 
   async findLicenseById(id: string): Promise<LicenseRecord | null> {
