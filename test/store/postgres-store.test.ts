@@ -24,6 +24,7 @@ import {
   postgresUrl,
   usePostgresDatabase,
 } from '../helpers/postgres.js';
+import { runCli } from '../helpers/run-cli.js';
 import { describeLicenseStoreContract } from './license-store-contract.js';
 import { describeOAuthStore } from './oauth-store-contract.js';
 import { describeStoreContract } from './store-contract.js';
@@ -117,6 +118,43 @@ describe('PostgreSQL migrations', () => {
       await pool.end();
       await dropTestDatabase(name);
     }
+  });
+});
+
+// The real CLI from source: each run transpiles and loads it (seconds on a loaded machine).
+describe('linkguard migrate on PostgreSQL', { timeout: 120_000 }, () => {
+  it('creates the schema of a fresh database, then finds it up to date', async () => {
+    const name = await createTestDatabase();
+    try {
+      const env = { DATABASE_URL: postgresUrl(name) };
+      const first = await runCli(['migrate'], env);
+      expect(first.stderr).toBe('');
+      expect(first.stdout).toContain('Store is up to date (postgres).');
+      expect(first.code).toBe(0);
+      const pool = new pg.Pool({ connectionString: postgresUrl(name), max: 1 });
+      try {
+        const versions = await pool.query<{ version: number }>(
+          'SELECT version FROM schema_migrations ORDER BY version',
+        );
+        expect(versions.rows.map((r) => r.version)).toEqual(
+          POSTGRES_MIGRATIONS.map((m) => m.version),
+        );
+      } finally {
+        await pool.end();
+      }
+      expect((await runCli(['migrate'], env)).code).toBe(0);
+    } finally {
+      await dropTestDatabase(name);
+    }
+  });
+
+  it('fails with a clear message and exit code when the server cannot be reached', async () => {
+    const result = await runCli(['migrate'], {
+      DATABASE_URL: 'postgres://linkguard:s3cret-password@127.0.0.1:1/linkguard',
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('The store is unavailable');
+    expect(result.stderr + result.stdout).not.toContain('s3cret');
   });
 });
 
