@@ -3,7 +3,26 @@
  * instance for a nonce, pay it on Surfpool or anvil with the project's client, and build the
  * proof headers, as a paying client on the network would.
  */
-import type { Address, KeyPairSigner } from '@solana/kit';
+import {
+  type Address,
+  appendTransactionMessageInstructions,
+  createSolanaRpc,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  type KeyPairSigner,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+} from '@solana/kit';
+import { getAddMemoInstruction, LEGACY_MEMO_PROGRAM_ADDRESS_V3 } from '@solana-program/memo';
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
 import type { Agent } from 'undici';
 import type { Hex, PrivateKeyAccount } from 'viem';
 
@@ -46,6 +65,77 @@ export async function paySolana(
   });
   if (failed) throw new Error(`Solana payment ${signature} failed on chain`);
   return { chain: 'solana', txSignature: signature, nonce };
+}
+
+/**
+ * One Solana transaction that pays 0.01 USDC once and carries the memo of every nonce in
+ * `nonces` (one memo instruction each, what a payer trying to buy several verdicts with one
+ * payment would send; the verifier accepts any memo of the transaction). Waits until it is
+ * `confirmed`. @returns its signature.
+ */
+export async function paySolanaWithMemos(
+  chain: LocalSolana,
+  payer: KeyPairSigner,
+  recipient: Address,
+  nonces: readonly string[],
+): Promise<string> {
+  const rpc = createSolanaRpc(chain.rpcUrl);
+  const mint = chain.usdcMint;
+  const [[source], [destination]] = await Promise.all([
+    findAssociatedTokenPda({ owner: payer.address, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS }),
+    findAssociatedTokenPda({ owner: recipient, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS }),
+  ]);
+  const { value: blockhash } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayerSigner(payer, m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
+    (m) =>
+      appendTransactionMessageInstructions(
+        [
+          getCreateAssociatedTokenIdempotentInstruction({
+            payer,
+            ata: destination,
+            owner: recipient,
+            mint,
+          }),
+          getTransferCheckedInstruction({
+            source,
+            mint,
+            destination,
+            authority: payer,
+            amount: PRICE,
+            decimals: 6,
+          }),
+          ...nonces.map((nonce) =>
+            getAddMemoInstruction(
+              { memo: boundText(nonce) },
+              { programAddress: LEGACY_MEMO_PROGRAM_ADDRESS_V3 },
+            ),
+          ),
+        ],
+        m,
+      ),
+  );
+  const signed = await signTransactionMessageWithSigners(message);
+  const signature = getSignatureFromTransaction(signed);
+  await rpc
+    .sendTransaction(getBase64EncodedWireTransaction(signed), {
+      encoding: 'base64',
+      preflightCommitment: 'confirmed',
+    })
+    .send();
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const { value } = await rpc.getSignatureStatuses([signature]).send();
+    const status = value[0];
+    if (status?.confirmationStatus === 'confirmed' || status?.confirmationStatus === 'finalized') {
+      if (status.err !== null) throw new Error(`Solana payment ${signature} failed on chain`);
+      return signature;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`Solana payment ${signature} was not confirmed within 30 s`);
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   baseProof,
   challengeNonce,
   paySolana,
+  paySolanaWithMemos,
   proofHeaders,
   transferBase,
 } from '../helpers/http-payments.js';
@@ -33,6 +34,8 @@ import {
 const REPLAYS = 1000;
 const NONCES_FOR_ONE_TX = 200;
 const INSTANCES = 3;
+const MEMOS_IN_ONE_TX = 12;
+const PRESENTATIONS_PER_NONCE = 20;
 
 const solana = useLocalSolana();
 const base = useLocalBase();
@@ -157,6 +160,37 @@ describe(`one proof replayed ${String(REPLAYS)} times across ${String(INSTANCES)
 });
 
 describe('one transaction presented under many nonces across the instances', () => {
+  it(`Solana: one tx carrying the memos of ${String(MEMOS_IN_ONE_TX)} nonces, each presented ${String(PRESENTATIONS_PER_NONCE)} times → one 200, one claim`, async () => {
+    // The verifier accepts any memo of the transaction, so a transaction with several
+    // `linkguard:<nonce>` memos verifies for each of those nonces; only the claim row (primary key
+    // chain + signature) keeps it to one request. As many memos as fit in one transaction.
+    const url = 'https://example.edu/';
+    const nonces = await Promise.all(
+      Array.from({ length: MEMOS_IN_ONE_TX }, (_, i) => challengeNonce(agent, on(i), url)),
+    );
+    const payer = await solana.newFundedWallet(ONE_USDC);
+    const signature = await paySolanaWithMemos(solana, payer, solanaRecipient, nonces);
+
+    const answers = await Promise.all(
+      Array.from({ length: MEMOS_IN_ONE_TX * PRESENTATIONS_PER_NONCE }, (_, i) => {
+        const nonce = nonces[i % MEMOS_IN_ONE_TX] ?? '';
+        const proof = { chain: 'solana' as const, txSignature: signature, nonce };
+        return postDetect(agent, on(i + 2), url, proofHeaders(proof, i));
+      }),
+    );
+
+    // The winner's nonce presented again is a replay (409); every other nonce lost the
+    // transaction (402 with a fresh nonce to pay again).
+    expect(refusals(answers), JSON.stringify(statusCounts(answers))).toEqual({
+      '409 nonce_already_used': PRESENTATIONS_PER_NONCE - 1,
+      '402 payment_invalid/tx_already_claimed': (MEMOS_IN_ONE_TX - 1) * PRESENTATIONS_PER_NONCE,
+    });
+    expect(statusCounts(answers)[200]).toBe(1);
+    const winner = nonces[answers.findIndex((a) => a.status === 200) % MEMOS_IN_ONE_TX];
+    expect(await claimsOf(signature)).toEqual([{ nonce: winner }]);
+    expect(await consumedAmong(nonces)).toEqual([winner]);
+  });
+
   it(`Base: one tx signed for ${String(NONCES_FOR_ONE_TX)} nonces → one 200, the rest 402 tx_already_claimed, one claim`, async () => {
     // On Base the nonce is bound by the payer's signature, not by the transaction: the payer can
     // sign any number of nonces for one transfer, so only the claim row keeps it to one request.
