@@ -144,10 +144,6 @@ describe('monthly allowances across instances', () => {
       });
       expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
     }
-    // Served requests were spread over the instances, so each one took part in the race.
-    const servedOn = new Set(answers.flatMap((a, i) => (a.status === 200 ? [i % INSTANCES] : [])));
-    expect(servedOn.size).toBeGreaterThan(1);
-
     const month = monthOf(systemClock.now());
     expect(
       await queryDatabase(
