@@ -145,7 +145,14 @@ export class PaymentGate {
     const nonce = await this.deps.store.findNonce(proof.nonce);
     const early = await this.checkNonce(nonce, urlHash);
     if (early !== null) return this.refused(early);
-    if ((await this.deps.store.findClaim(proof.chain, txId(proof))) !== null) {
+    const claimed = await this.deps.store.findClaim(proof.chain, txId(proof));
+    if (claimed !== null) {
+      // A claim committed between the two reads (another request, maybe on another instance,
+      // won with this very proof) names this nonce: a replay, answered 409 like one that saw the
+      // nonce consumed, not 402 with a fresh nonce as if the payer should pay again.
+      if (claimed.nonce === proof.nonce) {
+        return this.refused(await this.claimRefusal('nonce_already_used', urlHash));
+      }
       return this.refused(await this.alreadyClaimed(urlHash));
     }
 

@@ -100,3 +100,18 @@ export async function emptyLinkguardTables(url: string): Promise<void> {
     await client.end();
   }
 }
+
+/** Run one statement on the database at `url` with a short-lived connection. @returns its rows. */
+export async function queryDatabase<R extends pg.QueryResultRow>(
+  url: string,
+  text: string,
+  values: readonly unknown[] = [],
+): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    return (await client.query<R>(text, values as unknown[])).rows;
+  } finally {
+    await client.end();
+  }
+}

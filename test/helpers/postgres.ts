@@ -12,6 +12,7 @@ export {
   ensurePostgres,
   POSTGRES_ADMIN_URL,
   postgresUrl,
+  queryDatabase,
 } from './postgres-server.js';
 
 /**
