@@ -194,8 +194,8 @@ describe('PostgreSQL out of reach', () => {
     'unreachable (connections accepted, never answered): 503 store_unavailable within the pool and query timeouts, nothing claimed; served again when it is back',
     { timeout: 90_000 },
     async () => {
-      // Pooled connections hang until pg's query timeout (statement timeout 10 s + 1 s); new ones
-      // until the connect timeout (5 s); a transaction's ROLLBACK on a hung connection as well.
+      // Pooled connections hang until pg's query timeout (statement timeout 5 s + 1 s); new ones
+      // until the connect timeout (3 s); a transaction's ROLLBACK on a hung connection as well.
       await outage('hang', 30_000);
     },
   );
