@@ -32,6 +32,11 @@ export interface Config {
    * a password: never logged (log `redisOrigin()` instead), never echoed in errors.
    */
   redisUrl: string | null;
+  /**
+   * Prefix of every Redis key this deployment writes (REDIS_KEY_PREFIX, default `linkguard:`):
+   * deployments that share one Redis (staging and production) keep apart with different ones.
+   */
+  redisKeyPrefix: string;
   /** Public origin used in the 402 `resource` and OpenAPI `servers` (PUBLIC_BASE_URL). */
   publicBaseUrl: string;
   /** Which proxies to trust for the client address (TRUST_PROXY, default false). */
@@ -153,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: stringVar(env, 'HOST', '0.0.0.0', /^[^\s]+$/),
     store: storeVar(env),
     redisUrl: redisUrlVar(env),
+    redisKeyPrefix: stringVar(env, 'REDIS_KEY_PREFIX', 'linkguard:', /^[A-Za-z0-9._:-]{1,64}$/),
     publicBaseUrl: baseUrlVar(env, port),
     trustProxy: trustProxyVar(env),
     logLevel: enumVar(env, 'LOG_LEVEL', 'info', LOG_LEVELS),

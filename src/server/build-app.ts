@@ -1,7 +1,9 @@
 /**
  * @module server/build-app
- * The composition root of a serving process: `buildApp()` builds the rate limits, layers 2 and 3
- * (unless given), the detection service and the payment gate, and registers the three doors side
+ * The composition root of a serving process: `buildApp()` builds the rate limits (in process, or
+ * over the given Redis client with in-process insurance), layers 2 and 3 (unless given), the
+ * detection service (with the Redis level of its verdict cache when a client is given) and the
+ * payment gate, and registers the three doors side
  * by side on one Fastify instance — the HTTP API (`http/`: detect, status, OpenAPI), the MCP
  * connector (`mcp/`) and its OAuth authorization server (`oauth/`) — with request ids, CORS and
  * error mapping. It never listens: `startServer()` (`server/start-server.ts`) does, tests use

@@ -86,7 +86,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Serve
     clock: systemClock,
     logger,
     intel: intel.layer,
-    ...(redis === null ? {} : { redis: { client: redis } }),
+    ...(redis === null ? {} : { redis: { client: redis, keyPrefix: config.redisKeyPrefix } }),
   });
   logger.info(
     { feeds: intel.layer.current.feeds.length, entries: intel.layer.current.size },
