@@ -216,12 +216,12 @@ export async function buildApp(deps: AppDeps) {
             if (event === 'down') {
               deps.logger.warn(
                 { redis: redis.origin, reason: redisErrorMessage(error) },
-                'Redis unreachable: verdicts are cached per instance until it answers',
+                'shared verdict cache unavailable (Redis): verdicts are cached per instance',
               );
             } else {
               deps.logger.info(
                 { redis: redis.origin },
-                'Redis reachable: verdict cache shared again',
+                'shared verdict cache available again (Redis)',
               );
             }
           }),

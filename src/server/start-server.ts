@@ -56,13 +56,6 @@ export interface ServerProcess {
  */
 export async function startServer(config: Config, logger: Logger): Promise<ServerProcess> {
   const store = await openStore(config.store);
-  const redis = config.redisUrl === null ? null : createRedisClient(config.redisUrl);
-  if (redis !== null) {
-    const ready = await waitUntilReady(redis, REDIS_START_WAIT_MS);
-    // The origin only: REDIS_URL may carry a password.
-    if (ready) logger.info({ redis: clientOrigin(redis) }, 'Redis connected');
-    else logger.warn({ redis: clientOrigin(redis) }, 'Redis not reachable yet; retrying');
-  }
   const started = performance.now();
   const engine = defaultEngine();
   logger.info(
@@ -79,6 +72,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Serve
       logger.error({ err: error }, 'threat index rebuild failed');
     },
   });
+  const redis = config.redisUrl === null ? null : createRedisClient(config.redisUrl);
+  if (redis !== null) {
+    const ready = await waitUntilReady(redis, REDIS_START_WAIT_MS);
+    // The origin only: REDIS_URL may carry a password.
+    if (ready) logger.info({ redis: clientOrigin(redis) }, 'Redis connected');
+    else logger.warn({ redis: clientOrigin(redis) }, 'Redis not reachable yet; retrying');
+  }
   const app = await buildApp({
     config,
     store,
@@ -87,6 +87,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Serve
     logger,
     intel: intel.layer,
     ...(redis === null ? {} : { redis: { client: redis, keyPrefix: config.redisKeyPrefix } }),
+  }).catch((error: unknown) => {
+    // Without this the client would keep reconnecting and hold the failed process open.
+    redis?.disconnect();
+    throw error;
   });
   logger.info(
     { feeds: intel.layer.current.feeds.length, entries: intel.layer.current.size },

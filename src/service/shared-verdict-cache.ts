@@ -107,7 +107,11 @@ export class SharedVerdictCache {
       // PTTL is -2 when the key expired between the two commands, -1 without an expiry (not
       // written by this module): both are misses.
       if (typeof json !== 'string' || typeof ttlMs !== 'number' || ttlMs <= 0) return undefined;
-      return { verdict: JSON.parse(json) as Verdict, ttlMs };
+      const verdict: unknown = JSON.parse(json);
+      // The generation includes the stored form, so this only fails if something else wrote the
+      // key: reported like an outage rather than served (or crashing the freeze in level 1).
+      if (!hasVerdictShape(verdict)) throw new Error('a stored verdict does not have its shape');
+      return { verdict, ttlMs };
     } catch (error: unknown) {
       this.options.outage.failed(error);
       return undefined;
@@ -131,6 +135,22 @@ export class SharedVerdictCache {
       },
     );
   }
+}
+
+/** The containers level 1 freezes and the verdict value: enough to tell a verdict from junk. */
+function hasVerdictShape(value: unknown): value is Verdict {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Partial<Record<keyof Verdict, unknown>>;
+  const details = v.details as { matched_patterns?: unknown } | null | undefined;
+  return (
+    (v.verdict === 'safe' || v.verdict === 'caution' || v.verdict === 'danger') &&
+    Array.isArray(v.threat_types) &&
+    typeof v.signals === 'object' &&
+    v.signals !== null &&
+    typeof details === 'object' &&
+    details !== null &&
+    Array.isArray(details.matched_patterns)
+  );
 }
 
 /** What a verdict depends on besides the URL; any change gives another generation. */

@@ -157,6 +157,16 @@ describe('two instances over one Redis', () => {
     expect(jsonBody(onB)).toEqual({ ...stored, reason: 'served from Redis' });
     // A still answers from its own first level.
     expect(jsonBody(await detectWithKey(a.app, URL_A, a.key.bearer)).reason).toBe(stored.reason);
+
+    // Something that is not a verdict under the key is not served: C judges for itself.
+    await admin.set(key, JSON.stringify({ reason: 'junk' }), 'PX', ttl);
+    const c = await instance(await client());
+    const onC = await detectWithKey(c.app, URL_A, c.key.bearer);
+    expect(onC.statusCode).toBe(200);
+    expect(jsonBody(onC)).toEqual(stored);
+    expect(
+      c.logs.records().filter((r) => String(r.msg).startsWith('shared verdict cache unavailable')),
+    ).toHaveLength(1);
   });
 
   it('a changed threat index reads and writes another generation: no stale verdict', async () => {
@@ -212,10 +222,10 @@ describe('two instances over one Redis', () => {
     ).toHaveLength(1);
     expect(
       messages.filter(
-        (m) => m === 'Redis unreachable: verdicts are cached per instance until it answers',
+        (m) => m === 'shared verdict cache unavailable (Redis): verdicts are cached per instance',
       ),
     ).toHaveLength(1);
-    const warning = logs.records().find((r) => String(r.msg).startsWith('Redis unreachable'));
+    const warning = logs.records().find((r) => String(r.msg).startsWith('shared verdict cache'));
     expect(warning?.redis).toMatch(/^redis:\/\/127\.0\.0\.1:\d+$/);
     expect(logs.text()).not.toContain(password);
     expect(logs.text()).not.toContain('metamask');
