@@ -26,6 +26,17 @@ export interface Config {
   host: string;
   /** Store location (DATABASE_URL, default `sqlite:.linkguard/linkguard.db`). */
   store: StoreLocation;
+  /**
+   * Redis for instances behind a load balancer (REDIS_URL, default unset): shared rate limits
+   * and a shared verdict cache. Unset: both stay in process (the embedded deployment). May carry
+   * a password: never logged (log `redisOrigin()` instead), never echoed in errors.
+   */
+  redisUrl: string | null;
+  /**
+   * Prefix of every Redis key this deployment writes (REDIS_KEY_PREFIX, default `linkguard:`):
+   * deployments that share one Redis (staging and production) keep apart with different ones.
+   */
+  redisKeyPrefix: string;
   /** Public origin used in the 402 `resource` and OpenAPI `servers` (PUBLIC_BASE_URL). */
   publicBaseUrl: string;
   /** Which proxies to trust for the client address (TRUST_PROXY, default false). */
@@ -146,6 +157,8 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host: stringVar(env, 'HOST', '0.0.0.0', /^[^\s]+$/),
     store: storeVar(env),
+    redisUrl: redisUrlVar(env),
+    redisKeyPrefix: stringVar(env, 'REDIS_KEY_PREFIX', 'linkguard:', /^[A-Za-z0-9._:-]{1,64}$/),
     publicBaseUrl: baseUrlVar(env, port),
     trustProxy: trustProxyVar(env),
     logLevel: enumVar(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
@@ -220,6 +233,23 @@ function storeVar(env: Env): StoreLocation {
   }
   if (/^postgres(ql)?:\/\//.test(value)) return { kind: 'postgres', url: value };
   throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
+}
+
+/** REDIS_URL: `redis://` or `rediss://` (TLS) with a host; the value is never repeated in errors. */
+function redisUrlVar(env: Env): string | null {
+  const value = raw(env, 'REDIS_URL');
+  if (value === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('REDIS_URL is not a URL (redis://[user:password@]host[:port][/db])');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
+  }
+  if (url.hostname === '') throw new ConfigError('REDIS_URL needs a host');
+  return value;
 }
 
 function baseUrlVar(env: Env, port: number): string {

@@ -6,6 +6,8 @@
  * {@link IntelEvidence}. Lookups never throw: a source that fails or is late leaves its part
  * unknown (DESIGN §5: unknown is not safe, and it is not an error either).
  */
+import { createHash } from 'node:crypto';
+
 import type { Engine } from '../engine/create-engine.js';
 import { type DomainAgeEvidence, type IntelEvidence, NO_INTEL } from '../engine/intel-evidence.js';
 import type { LayerCoverage } from '../engine/scoring/build-verdict.js';
@@ -33,6 +35,9 @@ export interface UrlReputationSource {
   ): Promise<{ status: 'listed'; threatTypes: string[] } | { status: 'not_listed' | 'unknown' }>;
 }
 
+/** {@link IntelLayer.fingerprint} before the first build: no feeds, no entries. */
+const EMPTY_INDEX_DIGEST = createHash('sha256').update('[]').digest('hex');
+
 /** Entries read per page when the index is rebuilt; between pages, requests run. */
 const PAGE_SIZE = 5000;
 
@@ -48,6 +53,7 @@ export interface IntelLayerOptions {
 export class IntelLayer {
   private index: ThreatIndex;
   private version = -1;
+  private indexDigest = EMPTY_INDEX_DIGEST;
   private rebuilding: Promise<boolean> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private readonly swapListeners: ((index: ThreatIndex) => void)[] = [];
@@ -59,6 +65,15 @@ export class IntelLayer {
   /** The index in service now. */
   get current(): ThreatIndex {
     return this.index;
+  }
+
+  /**
+   * SHA-256 (hex) of the feeds and entries the index in service was built from: equal on two
+   * processes exactly when they index the same feeds, whichever store they read (the shared
+   * verdict cache keys verdicts by it; docs/decisions.md, decision 117).
+   */
+  get fingerprint(): string {
+    return this.indexDigest;
   }
 
   /** Call `listener` after each swap of a new index (the service drops cached verdicts). */
@@ -158,9 +173,14 @@ export class IntelLayer {
       threat: asThreatType(feed.threat),
     }));
     const builder = new ThreatIndexBuilder(engine, feeds);
+    const digest = createHash('sha256').update(JSON.stringify(feeds));
     for (let after = 0; ;) {
       const page = await store.readEntries(after, PAGE_SIZE);
-      for (const row of page) builder.add(row.feedId, row.entry);
+      for (const row of page) {
+        builder.add(row.feedId, row.entry);
+        const { list, kind, value, target, firstSeen } = row.entry;
+        digest.update(`\n${row.feedId}\t${list}\t${kind}\t${value}\t${target}\t${firstSeen}`);
+      }
       if (page.length < PAGE_SIZE) break;
       after = page[page.length - 1]?.id ?? after;
       // Let requests run between pages: a rebuild of a million entries takes seconds.
@@ -168,6 +188,7 @@ export class IntelLayer {
     }
     this.index = builder.build();
     this.version = version;
+    this.indexDigest = digest.digest('hex');
     for (const listener of this.swapListeners) listener(this.index);
     return true;
   }

@@ -1,18 +1,40 @@
 /**
  * @module ratelimit/rate-limits
- * Per-minute request limits (spec §8, DESIGN §3.3): callers without a key share a budget per
- * source IP (60/min by default; the 402 challenge counts), each enterprise key has its own budget
- * (10,000/min by default, configurable per key). Fixed one-minute windows from
- * rate-limiter-flexible; in-process memory for the embedded deployment (a Redis store is the
- * scale-out variant, same interface).
+ * Per-minute request limits (README, "API"; docs/decisions.md, decisions 9–10): callers
+ * without a key share a budget per source IP (60/min by default; the 402 challenge counts), each
+ * enterprise key has its own budget (10,000/min by default, configurable per key), and the
+ * connector's sign-in steps have a budget per IP. Fixed one-minute windows from
+ * rate-limiter-flexible.
+ *
+ * Embedded deployment: counters in process memory (`RateLimiterMemory`). Scale-out deployment
+ * (REDIS_URL): counters in Redis (`RateLimiterRedis`), shared by every instance, each with an
+ * in-process insurance limiter of the same budget that serves while Redis is unreachable
+ * (docs/decisions.md, decision 116); the fallback is reported once per outage.
  */
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  type IRateLimiterOptions,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 
-/** Outcome of one limiter call, also the source of the `RateLimit-*` headers (DESIGN §4.8). */
+import type { Redis } from '../redis/redis-client.js';
+
+/**
+ * Which budget a state belongs to; also the policy name of the `RateLimit-Policy` and
+ * `RateLimit` header fields (draft-ietf-httpapi-ratelimit-headers-11, sections 3 and 4).
+ */
+export type RateLimitPolicy = 'per-ip' | 'per-key' | 'sign-in-per-ip';
+
+/** Outcome of one limiter call, also the source of the rate-limit headers (README, "API"). */
 export interface RateLimitState {
   allowed: boolean;
+  /** The budget counted against. */
+  policy: RateLimitPolicy;
   /** Requests per window. */
   limit: number;
+  /** Window length in seconds. */
+  windowSeconds: number;
   /** Requests left in the current window (0 when refused). */
   remaining: number;
   /** Whole seconds until the window resets (≥ 1 when refused, so `Retry-After` is useful). */
@@ -23,47 +45,75 @@ const WINDOW_SECONDS = 60;
 
 /**
  * Budget per source IP for the connector's sign-in steps that create rows or check credentials:
- * client registration and the authorization form (DESIGN §7). Far above what one person or one
- * client needs, low enough to make filling the store or guessing credentials pointless.
+ * client registration and the authorization form (docs/decisions.md). Far above what one person
+ * or one client needs, low enough to make filling the store or guessing credentials pointless.
  */
 export const OAUTH_PER_IP_PER_MINUTE = 30;
 
+/** Shared counters in Redis (REDIS_URL). */
+export interface RedisRateLimitOptions {
+  /** An ioredis client (see `redis/redis-client.ts`: fails fast while disconnected). */
+  client: Redis;
+  /** Prefix of every Redis key written, e.g. `linkguard:`; rate-limit keys add `rl:<policy>:`. */
+  keyPrefix: string;
+  /**
+   * Told once when a call is served by the in-process insurance limiter after Redis served (or
+   * at the first fallback), and once when Redis serves again: the caller logs these transitions.
+   */
+  onFallback?: (event: 'down' | 'up') => void;
+}
+
+type Limiter = RateLimiterMemory | RateLimiterRedis;
+
 export class RateLimits {
-  private readonly publicLimiter: RateLimiterMemory;
-  private readonly keyLimiters = new Map<number, RateLimiterMemory>();
-  private readonly oauthLimiter = new RateLimiterMemory({
-    points: OAUTH_PER_IP_PER_MINUTE,
-    duration: WINDOW_SECONDS,
-  });
+  private readonly publicLimiter: Limiter;
+  private readonly keyLimiters = new Map<number, Limiter>();
+  private readonly oauthLimiter: Limiter;
+  private readonly redis: RedisRateLimitOptions | null;
+  /** Results produced by an insurance limiter (so Redis served every other result). */
+  private readonly insured = new WeakSet<RateLimiterRes>();
+  /** Whether the last consume was served by an insurance limiter (transitions are reported). */
+  private fallingBack = false;
 
   /**
    * @param publicPerMinute budget per source IP for callers without a key.
    * @param defaultKeyPerMinute budget of a key without its own limit.
+   * @param options.redis count in Redis, shared by every instance using the same Redis and key
+   *   prefix; absent: count in this process only (the embedded default).
    */
   constructor(
     readonly publicPerMinute: number,
     readonly defaultKeyPerMinute: number,
+    options: { redis?: RedisRateLimitOptions } = {},
   ) {
-    this.publicLimiter = new RateLimiterMemory({
-      points: publicPerMinute,
-      duration: WINDOW_SECONDS,
-    });
+    this.redis = options.redis ?? null;
+    this.publicLimiter = this.limiter('per-ip', publicPerMinute);
+    this.oauthLimiter = this.limiter('sign-in-per-ip', OAUTH_PER_IP_PER_MINUTE);
   }
 
   /** Count one request from `ip` against the public budget. */
   consumePublic(ip: string): Promise<RateLimitState> {
-    return consume(this.publicLimiter, `ip:${ip}`, this.publicPerMinute);
+    return this.consume(this.publicLimiter, `ip:${ip}`, 'per-ip', this.publicPerMinute);
   }
 
   /** Count one sign-in step (client registration, authorization form) from `ip`. */
   consumeOAuth(ip: string): Promise<RateLimitState> {
-    return consume(this.oauthLimiter, `oauth:${ip}`, OAUTH_PER_IP_PER_MINUTE);
+    return this.consume(
+      this.oauthLimiter,
+      `oauth:${ip}`,
+      'sign-in-per-ip',
+      OAUTH_PER_IP_PER_MINUTE,
+    );
   }
 
-  /** The public budget of `ip` without counting a request (for responses refused before access). */
+  /**
+   * The public budget of `ip` without counting a request (for responses refused before access).
+   *
+   * @throws only for errors that are not a Redis outage (an outage reads the insurance limiter).
+   */
   async peekPublic(ip: string): Promise<RateLimitState> {
     const res = await this.publicLimiter.get(`ip:${ip}`);
-    return stateOf(res, this.publicPerMinute, true);
+    return stateOf(res, 'per-ip', this.publicPerMinute, true);
   }
 
   /** Count one request against a key's budget. */
@@ -71,33 +121,111 @@ export class RateLimits {
     const limit = perMinute ?? this.defaultKeyPerMinute;
     let limiter = this.keyLimiters.get(limit);
     if (limiter === undefined) {
-      limiter = new RateLimiterMemory({ points: limit, duration: WINDOW_SECONDS });
+      limiter = this.limiter('per-key', limit);
       this.keyLimiters.set(limit, limiter);
     }
-    return consume(limiter, `key:${keyId}`, limit);
+    return this.consume(limiter, `key:${keyId}`, 'per-key', limit);
+  }
+
+  /**
+   * A limiter of `points` per window: in memory, or in Redis with an in-memory insurance limiter
+   * of the same budget (rate-limiter-flexible's `insuranceLimiter`, used for any Redis error).
+   * Keys of one policy share a Redis prefix whatever the budget, so a key whose limit changes
+   * keeps its count.
+   */
+  private limiter(policy: RateLimitPolicy, points: number): Limiter {
+    const budget: IRateLimiterOptions = { points, duration: WINDOW_SECONDS };
+    if (this.redis === null) return new RateLimiterMemory(budget);
+    const insured = this.insured;
+    const onFallback = (): void => {
+      if (this.fallingBack) return;
+      this.fallingBack = true;
+      this.redis?.onFallback?.('down');
+    };
+    return new RateLimiterRedis({
+      ...budget,
+      storeClient: this.redis.client,
+      keyPrefix: `${this.redis.keyPrefix}rl:${policy}`,
+      // Do not wait for a connection that is down: go to the insurance limiter at once.
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new InsuranceLimiter(budget, insured, onFallback),
+    });
+  }
+
+  private async consume(
+    limiter: Limiter,
+    key: string,
+    policy: RateLimitPolicy,
+    limit: number,
+  ): Promise<RateLimitState> {
+    let res: RateLimiterRes;
+    let allowed: boolean;
+    try {
+      res = await limiter.consume(key);
+      allowed = true;
+    } catch (rejection: unknown) {
+      // rate-limiter-flexible rejects with a RateLimiterRes when the budget is spent; anything
+      // else is an error of the limiter itself (not a Redis outage: the insurance takes those).
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      res = rejection;
+      allowed = false;
+    }
+    if (this.redis !== null && !this.insured.has(res) && this.fallingBack) {
+      this.fallingBack = false;
+      this.redis.onFallback?.('up');
+    }
+    return stateOf(res, policy, limit, allowed);
   }
 }
 
-async function consume(
-  limiter: RateLimiterMemory,
-  key: string,
+/**
+ * The in-process limiter that serves while Redis is unreachable. rate-limiter-flexible calls it
+ * only after a Redis error, so each call marks its result as insured and reports the fallback.
+ */
+class InsuranceLimiter extends RateLimiterMemory {
+  constructor(
+    options: IRateLimiterOptions,
+    private readonly insured: WeakSet<RateLimiterRes>,
+    private readonly onUse: () => void,
+  ) {
+    super(options);
+  }
+
+  override async consume(
+    key: string | number,
+    pointsToConsume?: number,
+    options?: Record<string, unknown>,
+  ): Promise<RateLimiterRes> {
+    this.onUse();
+    try {
+      const res = await super.consume(key, pointsToConsume, options);
+      this.insured.add(res);
+      return res;
+    } catch (rejection: unknown) {
+      if (rejection instanceof RateLimiterRes) this.insured.add(rejection);
+      throw rejection;
+    }
+  }
+
+  override get(
+    key: string | number,
+    options?: Record<string, unknown>,
+  ): Promise<RateLimiterRes | null> {
+    this.onUse();
+    return super.get(key, options);
+  }
+}
+
+function stateOf(
+  res: RateLimiterRes | null,
+  policy: RateLimitPolicy,
   limit: number,
-): Promise<RateLimitState> {
-  try {
-    return stateOf(await limiter.consume(key), limit, true);
-  } catch (rejection: unknown) {
-    // rate-limiter-flexible rejects with a RateLimiterRes when the budget is spent; anything else
-    // is an infrastructure error and must surface as one.
-    if (rejection instanceof RateLimiterRes) return stateOf(rejection, limit, false);
-    throw rejection;
-  }
-}
-
-function stateOf(res: RateLimiterRes | null, limit: number, allowed: boolean): RateLimitState {
-  if (res === null) return { allowed, limit, remaining: limit, resetSeconds: WINDOW_SECONDS };
+  allowed: boolean,
+): RateLimitState {
+  const base = { allowed, policy, limit, windowSeconds: WINDOW_SECONDS };
+  if (res === null) return { ...base, remaining: limit, resetSeconds: WINDOW_SECONDS };
   return {
-    allowed,
-    limit,
+    ...base,
     remaining: Math.max(0, res.remainingPoints),
     resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
   };

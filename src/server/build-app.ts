@@ -1,7 +1,9 @@
 /**
  * @module server/build-app
- * The composition root of a serving process: `buildApp()` builds the rate limits, layers 2 and 3
- * (unless given), the detection service and the payment gate, and registers the three doors side
+ * The composition root of a serving process: `buildApp()` builds the rate limits (in process, or
+ * over the given Redis client with in-process insurance), layers 2 and 3 (unless given), the
+ * detection service (with the Redis level of its verdict cache when a client is given) and the
+ * payment gate, and registers the three doors side
  * by side on one Fastify instance — the HTTP API (`http/`: detect, status, OpenAPI), the MCP
  * connector (`mcp/`) and its OAuth authorization server (`oauth/`) — with request ids, CORS and
  * error mapping. It never listens: `startServer()` (`server/start-server.ts`) does, tests use
@@ -17,6 +19,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config, TrustProxy } from '../config/config.js';
 import type { Engine } from '../engine/create-engine.js';
+import { engineDataDigest } from '../engine-data/load-engine-data.js';
 import { toErrorResponse } from '../http/error-body.js';
 import { registerDetectRoute } from '../http/routes/detect-route.js';
 import { registerOpenApi } from '../http/routes/openapi-routes.js';
@@ -27,8 +30,16 @@ import { registerOAuthRoutes } from '../oauth/oauth-routes.js';
 import { createPageLayer, type PageLayer } from '../page/page-layer.js';
 import { PaymentGate } from '../payments/payment-gate.js';
 import { RateLimits } from '../ratelimit/rate-limits.js';
+import {
+  clientOrigin,
+  OutageNotice,
+  type Redis,
+  redisErrorMessage,
+} from '../redis/redis-client.js';
 import { DetectionService } from '../service/detection-service.js';
+import { cacheGeneration, SharedVerdictCache } from '../service/shared-verdict-cache.js';
 import type { Store } from '../store/ports/store.js';
+import { SERVICE_VERSION } from '../version.js';
 
 /** Everything the app needs; built by `startServer()` or a test. */
 export interface AppDeps {
@@ -47,7 +58,18 @@ export interface AppDeps {
    * app; null: no page analysis. A given layer is the caller's to close.
    */
   page?: PageLayer | null;
+  /**
+   * Redis shared by the instances (REDIS_URL): rate-limit counters and the second level of the
+   * verdict cache live there (docs/decisions.md, decisions 116–117). Absent: both stay in
+   * process, as in the embedded deployment. The client is the caller's to close. Verdicts are
+   * shared under a generation that includes the digest of the package's data directory, so
+   * `engine` must be built from it (`defaultEngine()`).
+   */
+  redis?: { client: Redis; /** Prefix of every key (default `linkguard:`). */ keyPrefix?: string };
 }
+
+/** Prefix of the Redis keys of a deployment, unless told otherwise. */
+export const DEFAULT_REDIS_KEY_PREFIX = 'linkguard:';
 
 /** Largest accepted body: a 2048-character URL in JSON fits many times over. */
 const BODY_LIMIT_BYTES = 16 * 1024;
@@ -103,6 +125,8 @@ export async function buildApp(deps: AppDeps) {
       'ratelimit-limit',
       'ratelimit-remaining',
       'ratelimit-reset',
+      'ratelimit-policy',
+      'ratelimit',
       'retry-after',
       'x-request-id',
     ],
@@ -127,9 +151,39 @@ export async function buildApp(deps: AppDeps) {
     reply.code(404).send({ status: 404, error: 'not_found', message: 'No such endpoint' }),
   );
 
+  const redis =
+    deps.redis === undefined
+      ? null
+      : {
+          client: deps.redis.client,
+          keyPrefix: deps.redis.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX,
+          // Host and port only: the URL may carry a password.
+          origin: clientOrigin(deps.redis.client),
+        };
   const limits = new RateLimits(
     deps.config.publicRateLimitPerMinute,
     deps.config.keyRateLimitPerMinute,
+    redis === null
+      ? {}
+      : {
+          redis: {
+            client: redis.client,
+            keyPrefix: redis.keyPrefix,
+            onFallback: (event) => {
+              if (event === 'down') {
+                deps.logger.warn(
+                  { redis: redis.origin },
+                  'Redis unreachable: rate limits fall back to in-process limits (per instance)',
+                );
+              } else {
+                deps.logger.info(
+                  { redis: redis.origin },
+                  'Redis reachable: rate limits shared again',
+                );
+              }
+            },
+          },
+        },
   );
   const intel = deps.intel ?? new IntelLayer({ engine: deps.engine, store: deps.store.intel });
   await intel.refresh();
@@ -139,6 +193,39 @@ export async function buildApp(deps: AppDeps) {
       await page.close();
     });
   }
+  const generation = (): string =>
+    cacheGeneration({
+      serviceVersion: SERVICE_VERSION,
+      engineData: engineDataDigest(),
+      threatIndex: intel.fingerprint,
+      layers: {
+        rdap: intel.hasDomainAge,
+        webRisk: deps.config.webRiskApiKey !== null,
+        page: page !== null,
+        llm: deps.config.llm?.model ?? null,
+      },
+    });
+  const sharedCache =
+    redis === null
+      ? null
+      : new SharedVerdictCache({
+          client: redis.client,
+          keyPrefix: redis.keyPrefix,
+          generation: generation(),
+          outage: new OutageNotice((event, error) => {
+            if (event === 'down') {
+              deps.logger.warn(
+                { redis: redis.origin, reason: redisErrorMessage(error) },
+                'shared verdict cache unavailable (Redis): verdicts are cached per instance',
+              );
+            } else {
+              deps.logger.info(
+                { redis: redis.origin },
+                'shared verdict cache available again (Redis)',
+              );
+            }
+          }),
+        });
   const service = new DetectionService(deps.engine, deps.store, deps.clock, intel, {
     page,
     verdictTtl: deps.config.verdictTtl,
@@ -146,9 +233,12 @@ export async function buildApp(deps: AppDeps) {
     onPageError: (error) => {
       deps.logger.error({ err: error }, 'page analysis step failed (analyzer or LLM judge)');
     },
+    sharedCache,
   });
   intel.onSwap(() => {
     service.clearCache();
+    // Verdicts of the new index go under a new generation: the old ones are never read again.
+    sharedCache?.setGeneration(generation());
   });
 
   await registerOpenApi(app, deps.config);

@@ -1,10 +1,10 @@
 /**
  * @module server/start-server
- * Start a serving process from its configuration: open the store, build the engine and layer 2,
- * build the app (`buildApp()`), start the background work (feed refresh, index polling, nonce
- * purge), and listen when asked. `close()` stops all of it in order: requests in flight finish, then the
- * intel layer's connections, then the store. Signal handling stays with the caller
- * (`linkguard serve`).
+ * Start a serving process from its configuration: open the store, connect to Redis when
+ * REDIS_URL is set, build the engine and layer 2, build the app (`buildApp()`), start the
+ * background work (feed refresh, index polling, nonce purge), and listen when asked. `close()`
+ * stops all of it in order: requests in flight finish, then the intel layer's connections, then
+ * Redis, then the store. Signal handling stays with the caller (`linkguard serve`).
  */
 import type { Logger } from 'pino';
 
@@ -13,8 +13,15 @@ import type { Config } from '../config/config.js';
 import { defaultEngine } from '../engine-data/load-engine-data.js';
 import { createIntelLayer } from '../intel/create-intel-layer.js';
 import { scheduleFeedRefresh } from '../intel/feed-refresher.js';
+import { clientOrigin, createRedisClient, waitUntilReady } from '../redis/redis-client.js';
 import { openStore } from '../store/open-store.js';
 import { buildApp } from './build-app.js';
+
+/**
+ * How long start-up waits for Redis before serving without it (ms): the instance then serves on
+ * its in-process limits and cache, logs that once, and switches to Redis when it connects.
+ */
+const REDIS_START_WAIT_MS = 5000;
 
 /** How often the server checks the store for changed feeds. */
 const INTEL_POLL_MS = 5000;
@@ -31,7 +38,10 @@ const EXPIRED_NONCE_GRACE_MS = 24 * 60 * 60 * 1000;
 export interface ServerProcess {
   /** Listen on `config.host:config.port`. */
   listen(): Promise<void>;
-  /** Stop background work, close the app (in-flight requests finish), layer 2 and the store. */
+  /**
+   * Stop background work, close the app (in-flight requests finish), layer 2, the Redis
+   * connection and the store.
+   */
   close(): Promise<void>;
 }
 
@@ -67,6 +77,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Serve
       logger.error({ err: error }, 'threat index rebuild failed');
     },
   });
+  const redis = config.redisUrl === null ? null : createRedisClient(config.redisUrl);
+  if (redis !== null) {
+    const ready = await waitUntilReady(redis, REDIS_START_WAIT_MS);
+    // The origin only: REDIS_URL may carry a password.
+    if (ready) logger.info({ redis: clientOrigin(redis) }, 'Redis connected');
+    else logger.warn({ redis: clientOrigin(redis) }, 'Redis not reachable yet; retrying');
+  }
   const app = await buildApp({
     config,
     store,
@@ -74,6 +91,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Serve
     clock: systemClock,
     logger,
     intel: intel.layer,
+    ...(redis === null ? {} : { redis: { client: redis, keyPrefix: config.redisKeyPrefix } }),
+  }).catch((error: unknown) => {
+    // Without this the client would keep reconnecting and hold the failed process open.
+    redis?.disconnect();
+    throw error;
   });
   logger.info(
     { feeds: intel.layer.current.feeds.length, entries: intel.layer.current.size },
@@ -124,6 +146,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Serve
       stopRefresh();
       await app.close();
       await intel.close();
+      // QUIT lets pending replies arrive; a Redis that is down is simply disconnected.
+      if (redis !== null) {
+        await redis.quit().catch(() => {
+          redis.disconnect();
+        });
+      }
       await store.close();
     },
   };

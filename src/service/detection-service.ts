@@ -21,6 +21,7 @@ import type { PageLayer } from '../page/page-layer.js';
 import type { ApiKeyRecord } from '../store/ports/key-store.js';
 import type { Store } from '../store/ports/store.js';
 import { type JudgedVerdict, judgeWithPage } from './judge-with-page.js';
+import type { SharedVerdictCache } from './shared-verdict-cache.js';
 import { DEFAULT_VERDICT_CACHE_SIZE, VerdictCache } from './verdict-cache.js';
 
 /** How long a verdict is served from the cache before it is judged again. */
@@ -65,6 +66,8 @@ const PARSE_MEMO_SIZE = DEFAULT_VERDICT_CACHE_SIZE;
 
 export class DetectionService {
   private readonly cache: VerdictCache;
+  /** Level 2 of the verdict cache, shared by instances (REDIS_URL); null: level 1 only. */
+  private readonly shared: SharedVerdictCache | null;
   /** Parsed URLs by raw input, for inputs seen twice: repeats skip parsing (bounded). */
   private readonly parsedInputs = new BoundedMemo<ParsedUrl>(PARSE_MEMO_SIZE, true);
 
@@ -83,7 +86,9 @@ export class DetectionService {
    * @param options.absentLayers how a layer that does not run is reported (`offline`: the CLI's
    *   `--offline`); `cacheSize`: verdicts kept (0 disables the cache); `page`: layer 3, null
    *   without it; `verdictTtl`: cache lifetimes by verdict; `onPageError`: told when an
-   *   analyzer throws on a page (the verdict then rests on layers 1–2) or the LLM judge fails.
+   *   analyzer throws on a page (the verdict then rests on layers 1–2) or the LLM judge fails;
+   *   `sharedCache`: verdicts shared with other instances, read on a miss of the in-process
+   *   cache and written with each verdict that enters it (docs/decisions.md, decision 117).
    */
   constructor(
     private readonly engine: Engine,
@@ -96,6 +101,7 @@ export class DetectionService {
       page?: PageLayer | null;
       verdictTtl?: VerdictTtlConfig;
       onPageError?: (error: unknown) => void;
+      sharedCache?: SharedVerdictCache | null;
     } = {},
   ) {
     this.cache = new VerdictCache(options.cacheSize ?? DEFAULT_VERDICT_CACHE_SIZE, () =>
@@ -105,6 +111,7 @@ export class DetectionService {
     this.page = options.page ?? null;
     this.ttl = options.verdictTtl ?? DEFAULT_VERDICT_TTL;
     this.onPageError = options.onPageError;
+    this.shared = options.sharedCache ?? null;
   }
 
   /** Which layers run now (feeds may be imported while the service runs). */
@@ -147,7 +154,7 @@ export class DetectionService {
       const pending = this.inflight.get(url.href);
       if (pending !== undefined) verdict = await pending;
       else {
-        const fresh = this.judgeFresh(url).finally(() => this.inflight.delete(url.href));
+        const fresh = this.judgeMiss(url).finally(() => this.inflight.delete(url.href));
         this.inflight.set(url.href, fresh);
         verdict = await fresh;
       }
@@ -159,8 +166,32 @@ export class DetectionService {
     return verdict;
   }
 
-  /** Judge with every layer there is, and cache the verdict for its verdict's lifetime. */
-  private async judgeFresh(url: ParsedUrl): Promise<Verdict> {
+  /**
+   * A miss of the in-process cache: the shared cache's verdict when it has one (kept in process
+   * for the rest of its lifetime), else a fresh judgement, shared when it enters the in-process
+   * cache.
+   */
+  private async judgeMiss(url: ParsedUrl): Promise<Verdict> {
+    if (this.shared === null) return this.judgeFresh(url);
+    // The key is taken before judging: a verdict judged across an index swap is stored under
+    // the generation it was judged with, never under the new one.
+    const key = this.shared.keyFor(url.href);
+    const hit = await this.shared.read(key);
+    if (hit !== undefined) return this.cache.set(url.href, hit.verdict, hit.ttlMs, true);
+    return this.judgeFresh(url, (verdict, ttlMs) => {
+      this.shared?.write(key, verdict, ttlMs);
+    });
+  }
+
+  /**
+   * Judge with every layer there is, and cache the verdict for its verdict's lifetime.
+   *
+   * @param onCached told when the verdict entered the in-process cache (with its lifetime, ms).
+   */
+  private async judgeFresh(
+    url: ParsedUrl,
+    onCached?: (verdict: Verdict, ttlMs: number) => void,
+  ): Promise<Verdict> {
     const started = performance.now();
     const coverage = this.coverage();
     const intel = coverage.intel === 'ran' ? this.intel : null;
@@ -193,7 +224,10 @@ export class DetectionService {
         : judged.verdict.verdict === 'caution'
           ? this.ttl.cautionSeconds
           : this.ttl.safeSeconds;
-    return this.cache.set(url.href, judged.verdict, seconds * 1000, this.page !== null);
+    const stored = this.cache.set(url.href, judged.verdict, seconds * 1000, this.page !== null);
+    // The in-process cache freezes what it keeps (see VerdictCache.set).
+    if (onCached !== undefined && Object.isFrozen(stored)) onCached(stored, seconds * 1000);
+    return stored;
   }
 
   private recordHistory(domain: string, verdict: Verdict): void {

@@ -273,6 +273,36 @@ describe('429 rate_limited', () => {
   });
 });
 
+describe('RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers-11)', () => {
+  it('name the budget and match the older fields on 200 and 429', async () => {
+    const { app, store } = await start({ env: { RATE_LIMIT_PUBLIC_PER_MINUTE: '1' } });
+    const key = await createEnterpriseKey(store, { rateLimitPerMinute: 7 });
+    const ok = await detectWithKey(app, PAYPAL, key.bearer);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['ratelimit-policy']).toBe('"per-key";q=7;w=60');
+    expect(ok.headers.ratelimit).toBe(`"per-key";r=6;t=${String(ok.headers['ratelimit-reset'])}`);
+    expect(rateLimitHeaders(ok)).toMatchObject({ limit: 7, remaining: 6 });
+
+    expect((await detect(app, { url: PAYPAL })).headers.ratelimit).toMatch(/^"per-ip";r=0;t=\d+$/);
+    const refused = await detect(app, { url: PAYPAL });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['ratelimit-policy']).toBe('"per-ip";q=1;w=60');
+    const t = Number(refused.headers['retry-after']);
+    expect(t).toBeGreaterThanOrEqual(1);
+    expect(t).toBeLessThanOrEqual(60);
+    expect(refused.headers.ratelimit).toBe(`"per-ip";r=0;t=${t}`);
+    expect(rateLimitHeaders(refused)).toEqual({ limit: 1, remaining: 0, reset: t });
+  });
+
+  it('report the public budget without counting on a 400', async () => {
+    const { app } = await start({ env: { RATE_LIMIT_PUBLIC_PER_MINUTE: '5' } });
+    const invalid = await detect(app, { url: 'http://127.0.0.1/' });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.headers['ratelimit-policy']).toBe('"per-ip";q=5;w=60');
+    expect(invalid.headers.ratelimit).toBe('"per-ip";r=5;t=60');
+  });
+});
+
 describe('RateLimit-* headers on every detect response', () => {
   it('are present on 402, 401, 400, 429 and 200, and remaining counts down', async () => {
     const { app, store } = await start({ env: { RATE_LIMIT_PUBLIC_PER_MINUTE: '4' } });

@@ -65,5 +65,8 @@ describe('CORS', () => {
     const exposed = String(response.headers['access-control-expose-headers']);
     expect(exposed).toContain('x-payment-response');
     expect(exposed).toContain('ratelimit-remaining');
+    // The draft -11 fields, as whole names in the comma-separated list.
+    const names = exposed.split(',').map((name) => name.trim());
+    expect(names).toEqual(expect.arrayContaining(['ratelimit-policy', 'ratelimit']));
   });
 });

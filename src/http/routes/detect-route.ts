@@ -98,8 +98,9 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
         security: [{ enterpriseKey: [] }, { x402: [] }],
         response: { 200: VerdictSchema, 402: PaymentChallengeSchema, ...errorResponses },
       },
-      // Every detect response carries RateLimit-* (DESIGN §4.8), also when it was refused before
-      // any budget was spent (400): then the caller's public budget is reported without counting.
+      // Every detect response carries the rate-limit headers (README, "API"), also when it was
+      // refused before any budget was spent (400): then the caller's public budget is reported
+      // without counting.
       onSend: (request, reply, payload, done) => {
         if (reply.hasHeader('ratelimit-limit')) {
           done(null, payload);
@@ -191,13 +192,27 @@ function refuse(request: FastifyRequest, reply: FastifyReply, refusal: PaymentRe
   return reply.code(402).send(refusal.challenge);
 }
 
+/**
+ * Set both families of rate-limit header fields from one limiter state:
+ * - `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds): the older draft fields
+ *   (draft-ietf-httpapi-ratelimit-headers up to -06) that existing clients read; kept unchanged.
+ * - `RateLimit-Policy` and `RateLimit`: the fields of draft-ietf-httpapi-ratelimit-headers-11
+ *   (May 2026), each a Structured Field List (RFC 9651) of one Item whose value is the policy name
+ *   as a String: `RateLimit-Policy: "per-ip";q=60;w=60` (q: quota in requests, w: window in
+ *   seconds; sections 3.1.1 and 3.1.3) and `RateLimit: "per-ip";r=59;t=42` (r: requests left,
+ *   t: seconds until the window resets; sections 4.1.1 and 4.1.2). No partition key (`pk`) is
+ *   sent: it would echo the caller's IP or key id back in another form for no benefit.
+ * Policy names come from a fixed set (`RateLimitPolicy`), so they need no String escaping.
+ */
 function setRateLimitHeaders(reply: FastifyReply, state: RateLimitState): void {
   reply.header('ratelimit-limit', state.limit);
   reply.header('ratelimit-remaining', state.remaining);
   reply.header('ratelimit-reset', state.resetSeconds);
+  reply.header('ratelimit-policy', `"${state.policy}";q=${state.limit};w=${state.windowSeconds}`);
+  reply.header('ratelimit', `"${state.policy}";r=${state.remaining};t=${state.resetSeconds}`);
 }
 
-/** Set the `RateLimit-*` headers (DESIGN §4.8) and refuse when the budget is spent. */
+/** Set the rate-limit headers (README, "API") and refuse when the budget is spent. */
 function enforce(reply: FastifyReply, state: RateLimitState): void {
   setRateLimitHeaders(reply, state);
   if (!state.allowed) {
