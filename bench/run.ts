@@ -40,6 +40,7 @@ import {
   dropTestDatabase,
   postgresUrl,
 } from '../test/helpers/postgres-server.js';
+import { adminClient, deleteKeysUnder, ensureRedis, uniquePrefix } from '../test/helpers/redis.js';
 import { BENCH_URL_CATEGORIES, BENCH_URLS } from './bench-urls.js';
 import {
   SECTION_END as INTEL_SECTION_END,
@@ -247,7 +248,16 @@ const state: {
   interrupted: boolean;
   /** The PostgreSQL database made for `--store postgres`, dropped at the end. */
   database: string | null;
-} = { servers: new Set(), load: null, tmp: null, interrupted: false, database: null };
+  /** The Redis key prefix of `--store postgres`, whose keys are deleted at the end. */
+  redisPrefix: string | null;
+} = {
+  servers: new Set(),
+  load: null,
+  tmp: null,
+  interrupted: false,
+  database: null,
+  redisPrefix: null,
+};
 
 function removeTmp(): void {
   if (state.tmp !== null) rmSync(state.tmp, { recursive: true, force: true });
@@ -262,6 +272,12 @@ async function cleanup(): Promise<void> {
   removeTmp();
   if (state.database !== null) await dropTestDatabase(state.database);
   state.database = null;
+  if (state.redisPrefix !== null) {
+    const admin = adminClient();
+    await deleteKeysUnder(admin, state.redisPrefix);
+    admin.disconnect();
+  }
+  state.redisPrefix = null;
 }
 
 async function loadServer(
@@ -340,13 +356,18 @@ async function main(): Promise<void> {
 
   state.tmp = mkdtempSync(join(tmpdir(), 'linkguard-bench-'));
   const tmp = state.tmp;
-  if (options.store === 'postgres') state.database = await createTestDatabase();
+  if (options.store === 'postgres') {
+    state.database = await createTestDatabase();
+    await ensureRedis();
+    state.redisPrefix = `${uniquePrefix()}bench:`;
+  }
   const postgresEnv: NodeJS.ProcessEnv =
     state.database === null
       ? {}
       : {
           DATABASE_URL: postgresUrl(state.database),
-          REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+          REDIS_URL: 'redis://127.0.0.1:6379',
+          REDIS_KEY_PREFIX: state.redisPrefix ?? 'linkguard-bench:',
         };
   const serverEnv = (port: number, kind: ServerKind = 'linkguard'): NodeJS.ProcessEnv => ({
     ...process.env,
