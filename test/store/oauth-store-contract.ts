@@ -501,4 +501,3 @@ export function describeOAuthStore(name: string, openPair: () => Promise<StorePa
     });
   });
 }
-
