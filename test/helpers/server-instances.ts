@@ -19,7 +19,7 @@ import { NO_CHAIN_RPC } from './test-app.js';
 const READY_TIMEOUT_MS = 45_000;
 /** Between SIGTERM and SIGKILL in `stop()`. */
 const STOP_GRACE_MS = 5_000;
-/** Output kept per instance for failure messages. */
+/** Output kept per instance for failure messages (unless `StartOptions.outputChars`). */
 const OUTPUT_TAIL_CHARS = 8_000;
 
 /** One running `linkguard serve`. */
@@ -48,6 +48,12 @@ export interface StartOptions {
   envOf?: (index: number) => Record<string, string>;
   /** Ports to use (by index); free ports are picked otherwise. */
   ports?: readonly number[];
+  /**
+   * How much of each instance's latest output `output()` keeps (default 8,000 characters, enough
+   * for failure messages). A test that reads log lines at `LOG_LEVEL=info`, where every request
+   * writes two lines, keeps more so its lines are still there when it looks.
+   */
+  outputChars?: number;
 }
 
 /**
@@ -72,16 +78,21 @@ export async function startInstances(
 ): Promise<ServerInstance[]> {
   const ports = options.ports ?? (await freePorts(count));
   const instances = ports.slice(0, count).map((port, index) =>
-    spawnInstance(index, port, {
-      ...NO_CHAIN_RPC,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      PAGE_ANALYSIS: 'off',
-      RDAP_ENABLED: 'false',
-      ...options.env,
-      ...options.envOf?.(index),
-      PORT: String(port),
-    }),
+    spawnInstance(
+      index,
+      port,
+      {
+        ...NO_CHAIN_RPC,
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        PAGE_ANALYSIS: 'off',
+        RDAP_ENABLED: 'false',
+        ...options.env,
+        ...options.envOf?.(index),
+        PORT: String(port),
+      },
+      options.outputChars,
+    ),
   );
   try {
     await Promise.all(instances.map((instance) => waitReady(instance)));
@@ -121,6 +132,7 @@ function spawnInstance(
   index: number,
   port: number,
   env: Readonly<Record<string, string>>,
+  outputChars = OUTPUT_TAIL_CHARS,
 ): ServerInstance {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
     cwd: PACKAGE_ROOT,
@@ -130,7 +142,7 @@ function spawnInstance(
   live.add(child);
   let tail = '';
   const keep = (chunk: Buffer): void => {
-    tail = (tail + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS);
+    tail = (tail + chunk.toString('utf8')).slice(-outputChars);
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);

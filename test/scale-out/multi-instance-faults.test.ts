@@ -9,10 +9,14 @@
  *   parallel, so it is never stopped: the proxy stands in for it.
  * - An instance killed with SIGKILL in the middle of claims: each nonce is either consumed with
  *   its claim row, or neither, and then still pays for its request on another instance.
- *
- * Not here yet (needs REDIS_URL): "Redis stopped". See the `describe.todo` at the end.
+ * - Redis out of reach (REDIS_URL through a loopback proxy the test cuts; the machine's Redis is
+ *   shared with other test files, so it is never stopped): requests with and without a key are
+ *   still served, on each instance's in-process limits, which still refuse at their budget; each
+ *   instance logs the fallback once (warn) and, once Redis is back, the recovery once, never the
+ *   Redis password; then the instances count together again.
  */
 import { type Address, generateKeyPairSigner } from '@solana/kit';
+import type { Redis } from 'ioredis';
 import type { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -22,14 +26,25 @@ import { challengeNonce, paySolana, proofHeaders } from '../helpers/http-payment
 import { useLocalSolana } from '../helpers/local-chain-hooks.js';
 import { ONE_USDC } from '../helpers/payment-values.js';
 import { POSTGRES_ADMIN_URL, queryDatabase, usePostgresDatabase } from '../helpers/postgres.js';
+import {
+  adminClient,
+  deleteKeysUnder,
+  ensureRedis,
+  keysUnder,
+  type RedisProxy,
+  redisProxy,
+  uniquePrefix,
+} from '../helpers/redis.js';
 import { jsonOut, runCli } from '../helpers/run-cli.js';
 import {
   httpAgent,
   type HttpAnswer,
   kill9,
   postDetect,
+  roundRobin,
   type ServerInstance,
   startInstances,
+  stopInstances,
   useServerInstances,
 } from '../helpers/server-instances.js';
 
@@ -264,7 +279,166 @@ describe('an instance killed with SIGKILL during claims', () => {
   );
 });
 
-// REDIS (not in this change): "Redis stopped" — with REDIS_URL set, stop Redis (or cut a proxy in
-// front of it, as above for PostgreSQL) and assert the documented behaviour of the per-IP limit
-// (fail open or 503 with a stable code), and that requests are served again once it is back.
-describe.todo('Redis stopped or unreachable while instances serve');
+describe('Redis out of reach while instances serve', () => {
+  /** Per-IP budget of these instances: small, so the in-process fallback is seen refusing. */
+  const PUBLIC_LIMIT = 6;
+  const PASSWORD = 'redis-secret-5d81be';
+  const FALLBACK = 'Redis unreachable: rate limits fall back to in-process limits (per instance)';
+  const RECOVERY = 'Redis reachable: rate limits shared again';
+  const CACHE_DOWN = 'shared verdict cache unavailable (Redis): verdicts are cached per instance';
+
+  let admin: Redis;
+  let redis: RedisProxy;
+  let prefix: string;
+  let pair: ServerInstance[] = [];
+
+  beforeAll(async () => {
+    await ensureRedis();
+    admin = adminClient();
+    await admin.connect();
+    redis = await redisProxy();
+    prefix = uniquePrefix();
+  });
+
+  afterAll(async () => {
+    // Stopped first, so no instance writes under the prefix after its keys are deleted.
+    await stopInstances(pair);
+    await redis.close();
+    await deleteKeysUnder(admin, prefix);
+    admin.disconnect();
+  });
+
+  /** The JSON log lines of an instance's captured output (ioredis's own warnings are not JSON). */
+  function logLines(instance: ServerInstance): { level: number; msg: string; redis?: string }[] {
+    return instance
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string; redis?: string });
+  }
+  const linesWith = (instance: ServerInstance, msg: string) =>
+    logLines(instance).filter((line) => line.msg === msg);
+
+  /** Keyless requests alternating over the pair: each answer's status and `RateLimit-Remaining`. */
+  async function keyless(count: number): Promise<[number, unknown][]> {
+    const answers: [number, unknown][] = [];
+    for (let i = 0; i < count; i++) {
+      const answer = await postDetect(agent, roundRobin(pair, i), URL_TO_CHECK);
+      answers.push([answer.status, answer.headers['ratelimit-remaining']]);
+    }
+    return answers;
+  }
+
+  it(
+    'Redis stopped → requests still served on in-process limits; fallback and recovery each logged once; shared counting again after',
+    { timeout: 60_000 },
+    async () => {
+      // A password in the URL, to show it never reaches the log. The machine's Redis asks for
+      // none: ioredis then warns that one was supplied (without it) and carries on.
+      const redisUrl = `redis://:${PASSWORD}@127.0.0.1:${String(redis.port)}`;
+      pair = servers.track(
+        await startInstances(2, {
+          env: {
+            DATABASE_URL: databaseUrl(),
+            REDIS_URL: redisUrl,
+            REDIS_KEY_PREFIX: prefix,
+            RATE_LIMIT_PUBLIC_PER_MINUTE: String(PUBLIC_LIMIT),
+            // The recovery is logged at info (the fallback at warn): both must be visible. At info
+            // every request writes two lines, so keep enough output to still hold the first ones.
+            LOG_LEVEL: 'info',
+          },
+          outputChars: 1_000_000,
+        }),
+      );
+      const { key } = jsonOut(
+        await runCli(['keys', 'create', '--name', 'redis fault', '--json'], cliEnv()),
+      ) as { key: string };
+
+      // Redis serves: keyed requests are served, and the per-IP budget is one count for both.
+      for (const instance of pair) {
+        expect((await postDetect(agent, instance.url, URL_TO_CHECK, bearer(key))).status).toBe(200);
+      }
+      expect(await keyless(2)).toEqual([
+        [402, String(PUBLIC_LIMIT - 1)],
+        [402, String(PUBLIC_LIMIT - 2)],
+      ]);
+      expect(await keysUnder(admin, `${prefix}rl:per-ip:`)).toEqual([
+        `${prefix}rl:per-ip:ip:127.0.0.1`,
+      ]);
+      for (const instance of pair) expect(linesWith(instance, FALLBACK)).toEqual([]);
+
+      await redis.cut();
+      // Keyed requests (URLs not seen yet, so the shared verdict cache is asked too) are served.
+      for (let i = 0; i < 3; i++) {
+        for (const instance of pair) {
+          const served = await postDetect(
+            agent,
+            instance.url,
+            `https://example.com/outage-${String(i)}`,
+            bearer(key),
+          );
+          expect(served.status, JSON.stringify(served.body)).toBe(200);
+        }
+      }
+      // Keyless: each instance counts alone from a fresh in-process budget (so the two serve
+      // twice the budget between them) and still refuses once its own budget is spent.
+      const during = await keyless(2 * PUBLIC_LIMIT);
+      expect(during).toEqual(
+        Array.from({ length: 2 * PUBLIC_LIMIT }, (_, i) => [
+          402,
+          String(PUBLIC_LIMIT - 1 - Math.floor(i / 2)),
+        ]),
+      );
+      for (const instance of pair) {
+        const refused = await postDetect(agent, instance.url, URL_TO_CHECK);
+        expect(refused.status).toBe(429);
+        expect(refused.body).toMatchObject({ error: 'rate_limited' });
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        expect(refused.headers['ratelimit-policy']).toBe(`"per-ip";q=${String(PUBLIC_LIMIT)};w=60`);
+      }
+      // Each instance said so once (at warn, so it shows at LOG_LEVEL=warn too), naming the
+      // host and port only.
+      for (const instance of pair) {
+        const fallback = linesWith(instance, FALLBACK);
+        expect(fallback, instance.output()).toHaveLength(1);
+        expect(fallback[0]?.level).toBe(40);
+        expect(fallback[0]?.redis).toBe(`redis://127.0.0.1:${String(redis.port)}`);
+        expect(linesWith(instance, CACHE_DOWN)).toHaveLength(1);
+        expect(linesWith(instance, RECOVERY)).toEqual([]);
+      }
+
+      await redis.restore();
+      // ioredis reconnects in the background (at most 2 s between attempts); keyed requests
+      // (far from their budget) go to Redis as soon as it is there, which is the recovery.
+      for (const instance of pair) {
+        await expect
+          .poll(
+            async () => {
+              const served = await postDetect(agent, instance.url, URL_TO_CHECK, bearer(key));
+              expect(served.status).toBe(200);
+              return linesWith(instance, RECOVERY).length;
+            },
+            { timeout: 15_000, interval: 250 },
+          )
+          .toBe(1);
+      }
+      // Shared again: the count in Redis (2 before the cut, this minute) goes on for both.
+      const after = await keyless(PUBLIC_LIMIT);
+      expect(after).toEqual([
+        ...Array.from({ length: PUBLIC_LIMIT - 2 }, (_, i) => [402, String(PUBLIC_LIMIT - 3 - i)]),
+        [429, '0'],
+        [429, '0'],
+      ]);
+
+      for (const instance of pair) {
+        // Once each way, however many requests went through the fallback.
+        expect(linesWith(instance, FALLBACK)).toHaveLength(1);
+        expect(linesWith(instance, RECOVERY)).toHaveLength(1);
+        expect(linesWith(instance, RECOVERY)[0]?.level).toBe(30);
+        // The URL carries the password: neither is ever logged.
+        expect(instance.output()).not.toContain(PASSWORD);
+        expect(instance.output()).not.toContain(redisUrl);
+      }
+    },
+  );
+});

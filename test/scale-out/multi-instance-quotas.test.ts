@@ -3,11 +3,11 @@
  * hard-capped key's monthly allowance and a Premium license's 1,000 checks are counters in the
  * database, spent by one conditional statement each, so concurrent requests on every instance
  * together never exceed them; a key or license revoked with the CLI is refused by every instance
- * at its next request, since no instance caches credentials.
- *
- * Not here yet (needs the shared Redis limiter, REDIS_URL): "the 61st keyless request in a minute
- * from one IP is refused whichever instance it reaches". See the `describe.todo` at the end.
+ * at its next request, since no instance caches credentials. With the same REDIS_URL, the per-IP
+ * budget of callers without a key is one count in Redis: the 61st keyless request in a minute from
+ * one IP is refused whichever instance it reaches.
  */
+import type { Redis } from 'ioredis';
 import type * as oauth from 'oauth4webapi';
 import { type Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,15 @@ import { monthOf, systemClock } from '../../src/clock.js';
 import { openStore } from '../../src/store/open-store.js';
 import { discover, obtainTokens, registerClient } from '../helpers/oauth4webapi-client.js';
 import { queryDatabase, usePostgresDatabase } from '../helpers/postgres.js';
+import {
+  adminClient,
+  deleteKeysUnder,
+  ensureRedis,
+  keysUnder,
+  REDIS_HOST,
+  REDIS_PORT,
+  uniquePrefix,
+} from '../helpers/redis.js';
 import { jsonOut, runCli } from '../helpers/run-cli.js';
 import {
   freePorts,
@@ -27,6 +36,7 @@ import {
   type ServerInstance,
   startInstances,
   statusCounts,
+  stopInstances,
   useServerInstances,
 } from '../helpers/server-instances.js';
 
@@ -265,8 +275,78 @@ describe('revocation through the CLI', () => {
   });
 });
 
-// REDIS (not in this change): with REDIS_URL the per-IP public limit is shared by the instances.
-// Then: start the instances with the same REDIS_URL and the default limit (60/min), send 60
-// keyless requests round-robin (each 402), and expect the 61st to be 429 `rate_limited` on
-// whichever instance it reaches; also "Redis stopped" in multi-instance-faults.test.ts.
-describe.todo('per-IP public rate limit shared through Redis across instances');
+describe('per-IP public rate limit shared through Redis across instances', () => {
+  const SHARED_INSTANCES = 2;
+  let admin: Redis;
+
+  beforeAll(async () => {
+    await ensureRedis();
+    admin = adminClient();
+    await admin.connect();
+  });
+
+  afterAll(() => {
+    admin.disconnect();
+  });
+
+  it(
+    'the 61st keyless request in a minute from one IP is refused whichever instance it reaches',
+    { timeout: 60_000 },
+    async () => {
+      // Instances of their own: the file's instances have no REDIS_URL, and the revocation tests
+      // spend their in-process per-IP budgets (a refused key counts against the caller's IP). Two
+      // are enough to show one count, and start faster next to the file's three.
+      const prefix = uniquePrefix();
+      const shared = servers.track(
+        await startInstances(SHARED_INSTANCES, {
+          env: {
+            DATABASE_URL: databaseUrl(),
+            REDIS_URL: `redis://${REDIS_HOST}:${String(REDIS_PORT)}`,
+            REDIS_KEY_PREFIX: prefix,
+            // The default public budget (60/min), whatever the environment running the tests says.
+            RATE_LIMIT_PUBLIC_PER_MINUTE: '60',
+          },
+        }),
+      );
+      try {
+        // One request after the other, round-robin: every one comes from 127.0.0.1. Without a key
+        // or a proof the answer is the 402 challenge, and the challenge counts against the IP.
+        const remaining: unknown[] = [];
+        for (let i = 0; i < 60; i++) {
+          const answer = await postDetect(agent, roundRobin(shared, i), urlOf(i));
+          expect(answer.status, JSON.stringify(answer.body)).toBe(402);
+          remaining.push(answer.headers['ratelimit-remaining']);
+        }
+
+        // The 61st, on each instance, is refused. Counted per instance (no REDIS_URL, or Redis
+        // unreachable) each would allow 60: each has seen only 30, so it would be another 402.
+        for (const instance of shared) {
+          const refused = await postDetect(agent, instance.url, urlOf(0));
+          expect(refused.status, `instance ${String(instance.index)}`).toBe(429);
+          expect(refused.body).toMatchObject({ status: 429, error: 'rate_limited' });
+          const retryAfter = refused.headers['retry-after'];
+          expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+          expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+          expect(refused.headers).toMatchObject({
+            'ratelimit-limit': '60',
+            'ratelimit-remaining': '0',
+            'ratelimit-reset': retryAfter,
+            'ratelimit-policy': '"per-ip";q=60;w=60',
+            ratelimit: `"per-ip";r=0;t=${String(retryAfter)}`,
+          });
+        }
+        // One count for all instances: 59, 58, …, 0 whichever answered (per instance, the second
+        // request would have shown 59 again).
+        expect(remaining).toEqual(Array.from({ length: 60 }, (_, i) => String(59 - i)));
+        // The count is the one Redis key of this IP under the test's prefix (refusals count too).
+        expect(await keysUnder(admin, prefix)).toEqual([`${prefix}rl:per-ip:ip:127.0.0.1`]);
+        expect(await admin.get(`${prefix}rl:per-ip:ip:127.0.0.1`)).toBe(
+          String(60 + SHARED_INSTANCES),
+        );
+      } finally {
+        await stopInstances(shared);
+        await deleteKeysUnder(admin, prefix);
+      }
+    },
+  );
+});
