@@ -1,7 +1,8 @@
 /**
  * @module server/build-app
- * The composition root of a serving process: `buildApp()` builds the rate limits, layers 2 and 3
- * (unless given), the detection service and the payment gate, and registers the three doors side
+ * The composition root of a serving process: `buildApp()` builds the rate limits, the detection
+ * pipeline (`buildDetection()`: layers 2 and 3 and the detection service, unless given) and the
+ * payment gate, and registers the three doors side
  * by side on one Fastify instance — the HTTP API (`http/`: detect, status, OpenAPI), the MCP
  * connector (`mcp/`) and its OAuth authorization server (`oauth/`) — with request ids, CORS and
  * error mapping. It never listens: `startServer()` (`server/start-server.ts`) does, tests use
@@ -21,14 +22,14 @@ import { toErrorResponse } from '../http/error-body.js';
 import { registerDetectRoute } from '../http/routes/detect-route.js';
 import { registerOpenApi } from '../http/routes/openapi-routes.js';
 import { registerStatusRoutes } from '../http/routes/status-route.js';
-import { IntelLayer } from '../intel/intel-layer.js';
+import type { IntelLayer } from '../intel/intel-layer.js';
 import { registerMcpRoutes } from '../mcp/mcp-route.js';
 import { registerOAuthRoutes } from '../oauth/oauth-routes.js';
-import { createPageLayer, type PageLayer } from '../page/page-layer.js';
+import type { PageLayer } from '../page/page-layer.js';
 import { PaymentGate } from '../payments/payment-gate.js';
 import { RateLimits } from '../ratelimit/rate-limits.js';
-import { DetectionService } from '../service/detection-service.js';
 import type { Store } from '../store/ports/store.js';
+import { buildDetection, type DetectionPipeline } from './build-detection.js';
 
 /** Everything the app needs; built by `startServer()` or a test. */
 export interface AppDeps {
@@ -38,13 +39,20 @@ export interface AppDeps {
   clock: Clock;
   logger: FastifyBaseLogger;
   /**
-   * Layer 2. Absent: an intel layer over the store's feeds without RDAP or Web Risk, loaded
-   * once (no polling) — what tests and tools need.
+   * The detection pipeline (layers 2–3 and the service), built by `buildDetection()`; the caller
+   * closes it (`startServer()`). Absent: built here from `intel` and `page` and closed with the
+   * app.
+   */
+  detection?: DetectionPipeline;
+  /**
+   * Layer 2 when `detection` is absent. Absent: an intel layer over the store's feeds without
+   * RDAP or Web Risk, loaded once (no polling) — what tests and tools need.
    */
   intel?: IntelLayer;
   /**
-   * Layer 3. Absent: built from `config.page` (none when PAGE_ANALYSIS=off) and closed with the
-   * app; null: no page analysis. A given layer is the caller's to close.
+   * Layer 3 when `detection` is absent. Absent: built from `config.page` (none when
+   * PAGE_ANALYSIS=off) and closed with the app; null: no page analysis. A given layer is the
+   * caller's to close.
    */
   page?: PageLayer | null;
 }
@@ -131,25 +139,26 @@ export async function buildApp(deps: AppDeps) {
     deps.config.publicRateLimitPerMinute,
     deps.config.keyRateLimitPerMinute,
   );
-  const intel = deps.intel ?? new IntelLayer({ engine: deps.engine, store: deps.store.intel });
-  await intel.refresh();
-  const page = deps.page === undefined ? createPageLayer(deps.config) : deps.page;
-  if (deps.page === undefined && page !== null) {
+  const detection =
+    deps.detection ??
+    (await buildDetection({
+      config: deps.config,
+      store: deps.store,
+      engine: deps.engine,
+      clock: deps.clock,
+      intel: deps.intel ?? 'local',
+      ...(deps.page === undefined ? {} : { page: deps.page }),
+      // The error only: never the page or its URL (README, "Limitations and security considerations").
+      onPageError: (error) => {
+        deps.logger.error({ err: error }, 'page analysis step failed (analyzer or LLM judge)');
+      },
+    }));
+  if (deps.detection === undefined) {
     app.addHook('onClose', async () => {
-      await page.close();
+      await detection.close();
     });
   }
-  const service = new DetectionService(deps.engine, deps.store, deps.clock, intel, {
-    page,
-    verdictTtl: deps.config.verdictTtl,
-    // The error only: never the page or its URL (README, "Limitations and security considerations").
-    onPageError: (error) => {
-      deps.logger.error({ err: error }, 'page analysis step failed (analyzer or LLM judge)');
-    },
-  });
-  intel.onSwap(() => {
-    service.clearCache();
-  });
+  const { service } = detection;
 
   await registerOpenApi(app, deps.config);
   const payments = new PaymentGate({

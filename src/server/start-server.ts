@@ -1,9 +1,9 @@
 /**
  * @module server/start-server
- * Start a serving process from its configuration: open the store, build the engine and layer 2,
- * build the app (`buildApp()`), start the background work (feed refresh, index polling, nonce
- * purge), and listen when asked. `close()` stops all of it in order: requests in flight finish, then the
- * intel layer's connections, then the store. Signal handling stays with the caller
+ * Start a serving process from its configuration: open the store, build the engine and the
+ * detection pipeline with every configured layer (`buildDetection()`), build the app (`buildApp()`), start the background work (feed refresh, index polling, nonce
+ * purge), and listen when asked. `close()` stops all of it in order: requests in flight finish, then
+ * layers 2 and 3, then the store. Signal handling stays with the caller
  * (`linkguard serve`).
  */
 import type { Logger } from 'pino';
@@ -11,10 +11,10 @@ import type { Logger } from 'pino';
 import { systemClock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import { defaultEngine } from '../engine-data/load-engine-data.js';
-import { createIntelLayer } from '../intel/create-intel-layer.js';
 import { scheduleFeedRefresh } from '../intel/feed-refresher.js';
 import { openStore } from '../store/open-store.js';
 import { buildApp } from './build-app.js';
+import { buildDetection } from './build-detection.js';
 
 /** How often the server checks the store for changed feeds. */
 const INTEL_POLL_MS = 5000;
@@ -31,7 +31,7 @@ const EXPIRED_NONCE_GRACE_MS = 24 * 60 * 60 * 1000;
 export interface ServerProcess {
   /** Listen on `config.host:config.port`. */
   listen(): Promise<void>;
-  /** Stop background work, close the app (in-flight requests finish), layer 2 and the store. */
+  /** Stop background work, close the app (in-flight requests finish), layers 2–3 and the store. */
   close(): Promise<void>;
 }
 
@@ -53,34 +53,33 @@ export async function startServer(config: Config, logger: Logger): Promise<Serve
     'engine ready',
   );
 
-  const intel = createIntelLayer({
+  const detection = await buildDetection({
     config,
-    engine,
     store,
+    engine,
     clock: systemClock,
-    onError: (error) => {
+    intel: 'configured',
+    onIntelError: (error) => {
       logger.error({ err: error }, 'threat index rebuild failed');
     },
+    // The error only: never the page or its URL (README, "Limitations and security considerations").
+    onPageError: (error) => {
+      logger.error({ err: error }, 'page analysis step failed (analyzer or LLM judge)');
+    },
   });
-  const app = await buildApp({
-    config,
-    store,
-    engine,
-    clock: systemClock,
-    logger,
-    intel: intel.layer,
-  });
+  const intel = detection.intel;
+  const app = await buildApp({ config, store, engine, clock: systemClock, logger, detection });
   logger.info(
-    { feeds: intel.layer.current.feeds.length, entries: intel.layer.current.size },
+    { feeds: intel?.current.feeds.length ?? 0, entries: intel?.current.size ?? 0 },
     'threat index ready',
   );
   // Feeds imported by another process (`linkguard feeds import`) or refreshed below show up here.
-  intel.layer.startPolling(INTEL_POLL_MS);
+  intel?.startPolling(INTEL_POLL_MS);
   const stopRefresh =
-    intel.http === null || config.feeds.length === 0
+    detection.intelHttp === null || config.feeds.length === 0
       ? () => undefined
       : scheduleFeedRefresh(
-          { http: intel.http, store: store.intel, clock: systemClock },
+          { http: detection.intelHttp, store: store.intel, clock: systemClock },
           config.feeds.map((feed) => ({
             name: feed.name,
             format: feed.format,
@@ -118,7 +117,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Serve
       clearInterval(purge);
       stopRefresh();
       await app.close();
-      await intel.close();
+      await detection.close();
       await store.close();
     },
   };
