@@ -40,12 +40,12 @@ import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { getDomain } from 'tldts';
 
+import { runPageEval } from '../src/cli/page-eval.js';
 import { loadConfig } from '../src/config/config.js';
 import type { Engine } from '../src/engine/create-engine.js';
 import { normalizeUrl } from '../src/engine/url/normalize-url.js';
 import type { VerdictValue } from '../src/engine/verdict.js';
 import { defaultEngine } from '../src/engine-data/load-engine-data.js';
-import { evaluatePages } from '../src/evaluation/evaluate-pages.js';
 import {
   brandAccuracy,
   brandPrecision,
@@ -799,7 +799,7 @@ async function realPageLines(): Promise<string[]> {
   const manifest = 'test/fixtures/page-corpus/manifest.json';
   console.log(`\nlayer 3: ${manifest}…`);
   const corpus = readPageCorpus(join(root, manifest));
-  const report = await evaluatePages(
+  const report = await runPageEval(
     defaultEngine(),
     corpus,
     loadConfig({ DATABASE_URL: 'sqlite::memory:', RDAP_ENABLED: 'false' }),
@@ -846,7 +846,7 @@ async function realPageLines(): Promise<string[]> {
 async function pageLines(): Promise<string[]> {
   const manifest = 'test/fixtures/pages/manifest.json';
   console.log(`\nlayer 3: ${manifest}…`);
-  const report = await evaluatePages(
+  const report = await runPageEval(
     defaultEngine(),
     readPageCorpus(join(root, manifest)),
     loadConfig({ DATABASE_URL: 'sqlite::memory:', RDAP_ENABLED: 'false' }),

@@ -8,18 +8,14 @@
  * page analysis forced on every page, allowlisted ones included — the analyzers' false alarms
  * (danger or caution findings) on benign pages, which the allowlist would otherwise hide.
  */
-import { systemClock } from '../clock.js';
 import type { Brand } from '../engine/brand/brand-index.js';
 import type { Engine } from '../engine/create-engine.js';
 import { analyzePage } from '../engine/page/analyze-page.js';
 import { createPageContext } from '../engine/page/create-page-context.js';
 import { THREAT_TYPES, type ThreatType, type Verdict } from '../engine/verdict.js';
-import { createHttpClient } from '../net/index.js';
-import { createPageLayer, type PageLayerOptions } from '../page/page-layer.js';
-import { BROWSER_USER_AGENT } from '../page/page-request.js';
-import { DetectionService } from '../service/detection-service.js';
-import { openStore } from '../store/open-store.js';
-import { type PageCorpus, type PageEntry, servePageCorpus } from './page-corpus.js';
+import type { PageLayer } from '../page/page-layer.js';
+import type { DetectionService } from '../service/detection-service.js';
+import type { PageCorpus, PageCorpusServer, PageEntry } from './page-corpus.js';
 
 /** One page's outcome. */
 export interface PageEvalRow {
@@ -99,61 +95,50 @@ const PAGE_CATEGORIES = THREAT_TYPES.filter(
 /**
  * Evaluate a corpus.
  *
- * @param config layer 3's settings (page budget and limits, LLM judge when set); page analysis is
- *   on whatever `PAGE_ANALYSIS` says, and name resolution is pinned to the corpus server.
+ * @param server the running corpus server (its URLs are what the service judges).
+ * @param detection the detection service to judge with and its page layer (for the forced
+ *   analysis), built with name resolution pinned to `server` (`cli/page-eval.ts` does that).
+ * @returns the report; per-page latency in ms.
  */
 export async function evaluatePages(
   engine: Engine,
   corpus: PageCorpus,
-  config: PageLayerOptions,
+  server: Pick<PageCorpusServer, 'url'>,
+  detection: { service: DetectionService; page: PageLayer },
 ): Promise<PageEvalReport> {
-  const server = await servePageCorpus(corpus);
-  const http = createHttpClient({
-    userAgent: BROWSER_USER_AGENT,
-    resolveOverrides: server.overrides,
-  });
-  const page = createPageLayer({ ...config, page: { ...config.page, enabled: true } }, { http });
-  const store = await openStore({ kind: 'sqlite', path: ':memory:' });
-  try {
-    if (page === null) throw new Error('page layer could not be built');
-    const service = new DetectionService(engine, store, systemClock, null, { page, cacheSize: 0 });
-    const rows: PageEvalRow[] = [];
-    const labelBrand = (label: string | undefined): string | null =>
-      label === undefined ? null : (catalogBrandOfLabel(engine, label)?.name ?? null);
-    for (const entry of corpus.pages) {
-      const url = service.parse(server.url(entry));
-      const started = performance.now();
-      const verdict = await service.judge(url);
-      const ms = performance.now() - started;
-      // Forced analysis: the page read even where the allowlist would skip it.
-      const fetched = await page.fetcher.fetch(url, performance.now() + page.budgetMs);
-      const alarms = fetched.ok
-        ? analyzePage(fetched.doc, createPageContext(engine, fetched.finalUrl, null))
-            .findings.filter((f) => f.level !== 'soft')
-            .map((f) => `${f.level}:${f.id}`)
-        : [];
-      rows.push({
-        id: entry.id,
-        category: entry.category,
-        expected: entry.expect.verdict,
-        verdict: verdict.verdict,
-        threatTypes: verdict.verdict === 'safe' ? [] : verdict.threat_types,
-        missingSignals: entry.expect.signals.filter(
-          (s) => (verdict.signals as Record<string, unknown>)[s] !== true,
-        ),
-        alarms,
-        ms,
-        brand: verdict.verdict === 'safe' ? null : verdict.brand,
-        labelBrand: labelBrand(entry.brand_label),
-        capture: entry.capture ?? 'kit',
-      });
-    }
-    return report(corpus, rows);
-  } finally {
-    await page?.close();
-    await store.close();
-    await server.close();
+  const { service, page } = detection;
+  const rows: PageEvalRow[] = [];
+  const labelBrand = (label: string | undefined): string | null =>
+    label === undefined ? null : (catalogBrandOfLabel(engine, label)?.name ?? null);
+  for (const entry of corpus.pages) {
+    const url = service.parse(server.url(entry));
+    const started = performance.now();
+    const verdict = await service.judge(url);
+    const ms = performance.now() - started;
+    // Forced analysis: the page read even where the allowlist would skip it.
+    const fetched = await page.fetcher.fetch(url, performance.now() + page.budgetMs);
+    const alarms = fetched.ok
+      ? analyzePage(fetched.doc, createPageContext(engine, fetched.finalUrl, null))
+          .findings.filter((f) => f.level !== 'soft')
+          .map((f) => `${f.level}:${f.id}`)
+      : [];
+    rows.push({
+      id: entry.id,
+      category: entry.category,
+      expected: entry.expect.verdict,
+      verdict: verdict.verdict,
+      threatTypes: verdict.verdict === 'safe' ? [] : verdict.threat_types,
+      missingSignals: entry.expect.signals.filter(
+        (s) => (verdict.signals as Record<string, unknown>)[s] !== true,
+      ),
+      alarms,
+      ms,
+      brand: verdict.verdict === 'safe' ? null : verdict.brand,
+      labelBrand: labelBrand(entry.brand_label),
+      capture: entry.capture ?? 'kit',
+    });
   }
+  return report(corpus, rows);
 }
 
 /**

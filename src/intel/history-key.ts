@@ -5,6 +5,7 @@
  * (`x.weebly.com`: one tenant's verdict is not the platform's record). Never a URL.
  */
 import type { Engine } from '../engine/create-engine.js';
+import type { SiteReading } from '../engine/rules/analyze-url.js';
 import type { ParsedUrl } from '../engine/url/normalize-url.js';
 
 /**
@@ -12,7 +13,18 @@ import type { ParsedUrl } from '../engine/url/normalize-url.js';
  *   where the only name is the platform's) and hosts without a registrable domain.
  */
 export function historyKey(engine: Engine, url: ParsedUrl): string | null {
-  const tenant = engine.context.hosting.tenantOf(url.hostname, url.pathname);
-  if (tenant === null) return url.registrableDomain;
+  return historyKeyOf({
+    url,
+    hosting: engine.context.hosting.tenantOf(url.hostname, url.pathname),
+  });
+}
+
+/**
+ * {@link historyKey} from layer 1's reading of the URL (the detection service's analysis, or
+ * `readSite()`): the hosting tenant is not looked up again.
+ */
+export function historyKeyOf(site: Pick<SiteReading, 'url' | 'hosting'>): string | null {
+  const tenant = site.hosting;
+  if (tenant === null) return site.url.registrableDomain;
   return tenant.tenancy === 'subdomain' ? `${tenant.tenant}.${tenant.suffix}` : null;
 }

@@ -10,11 +10,11 @@ import { createHash } from 'node:crypto';
 
 import type { Engine } from '../engine/create-engine.js';
 import { type DomainAgeEvidence, type IntelEvidence, NO_INTEL } from '../engine/intel-evidence.js';
+import type { SiteReading } from '../engine/rules/analyze-url.js';
 import type { LayerCoverage } from '../engine/scoring/build-verdict.js';
-import type { ParsedUrl } from '../engine/url/normalize-url.js';
 import { THREAT_TYPES, type ThreatType } from '../engine/verdict.js';
 import type { IntelStore } from '../store/ports/intel-store.js';
-import { siteScope } from './site-scope.js';
+import { scopeOfSite } from './site-scope.js';
 import { type IndexedFeed, ThreatIndex, ThreatIndexBuilder } from './threat-index.js';
 
 /** Age of a registrable domain (the RDAP client implements it). */
@@ -123,9 +123,12 @@ export class IntelLayer {
   /**
    * The feed index alone (no network): deny and allow hits, microseconds. Used to decide whether
    * a page still needs to be read before {@link evidence} is complete.
+   *
+   * @param site the URL's analysis (`analyzeParsedUrl()`), or `readSite()` of it.
    */
-  listing(url: ParsedUrl): IntelEvidence {
-    const match = this.index.lookup(url);
+  listing(site: SiteReading): IntelEvidence {
+    if (this.index.size === 0) return NO_INTEL;
+    const match = this.index.lookup(site.url, scopeOfSite(this.options.engine, site));
     if (match.denied.length === 0 && match.allowedBy.length === 0) return NO_INTEL;
     return { ...NO_INTEL, denied: match.denied, allowedBy: match.allowedBy };
   }
@@ -135,21 +138,26 @@ export class IntelLayer {
    * Web Risk are asked in parallel, each within its own time budget, and only when they can
    * still matter: not for listed or allowlisted URLs, not for a brand's own or a popular domain,
    * and domain age never for hosting-platform tenants or IP hosts (detection.md §5.3).
+   *
+   * @param site the URL's analysis (`analyzeParsedUrl()`), or `readSite()` of it: whose site the
+   *   URL is comes from there, not from the URL again.
    */
-  async evidence(url: ParsedUrl): Promise<IntelEvidence> {
-    const match = this.index.lookup(url);
+  async evidence(site: SiteReading): Promise<IntelEvidence> {
+    const { url } = site;
     const { domainAge: ageSource, webRisk } = this.options;
+    // Nothing to ask (no feeds loaded, no RDAP, no Web Risk): skip even the scope.
+    if (this.index.size === 0 && ageSource == null && webRisk == null) return NO_INTEL;
+    const scope = scopeOfSite(this.options.engine, site);
+    const match = this.index.lookup(url, scope);
     if (match.denied.length > 0 || match.allowedBy.length > 0) {
       return { ...NO_INTEL, denied: match.denied, allowedBy: match.allowedBy };
     }
     if (ageSource == null && webRisk == null) return NO_INTEL;
 
-    const scope = siteScope(this.options.engine, url);
     const registrable = url.registrableDomain;
-    const tenant = this.options.engine.context.hosting.tenantOf(url.hostname, url.pathname);
     // A host that is a public suffix itself (`gov.uk`, `s3.amazonaws.com`) is no registration.
     const ageApplies =
-      registrable !== null && url.ipVersion === null && tenant === null && !url.hostIsSuffix;
+      registrable !== null && url.ipVersion === null && site.hosting === null && !url.hostIsSuffix;
     const [domainAge, listedBy] = await Promise.all([
       ageApplies && ageSource != null && !scope.protectedDomain
         ? ageSource.domainAge(registrable).then(toAgeEvidence)

@@ -15,6 +15,7 @@
  *   link is someone's, so they are treated like path tenancy.
  */
 import type { Engine } from '../engine/create-engine.js';
+import { readSite, type SiteReading } from '../engine/rules/analyze-url.js';
 import type { ParsedUrl } from '../engine/url/normalize-url.js';
 
 export interface SiteScope {
@@ -29,24 +30,32 @@ export interface SiteScope {
 }
 
 /**
- * The scope of a URL.
+ * The scope of a URL (for callers that hold only the URL: the feed index over its entries).
  *
  * @param engine for the hosting-platform index, the brand catalog and the popular domains.
  * @param url a URL accepted by `normalizeUrl()`.
  */
 export function siteScope(engine: Engine, url: ParsedUrl): SiteScope {
+  return scopeOfSite(engine, readSite(engine.context, url));
+}
+
+/**
+ * The scope of a URL from layer 1's reading of it (`readSite()`, or the whole `UrlAnalysis` the
+ * detection service made): whose site it is is not worked out again.
+ *
+ * @param engine for the hosting-platform index and the redirectors.
+ */
+export function scopeOfSite(engine: Engine, site: SiteReading): SiteScope {
   const { context } = engine;
+  const { url, hosting } = site;
   const host = url.hostname;
-  const hosting = context.hosting.tenantOf(host, url.pathname);
   const redirector =
     context.redirectors.has(host) ||
     (url.registrableDomain !== null && context.redirectors.has(url.registrableDomain));
   const platformHost = context.hosting.platform(host) !== undefined || redirector;
   const registrable = url.registrableDomain;
-  const protectedDomain =
-    hosting === null &&
-    registrable !== null &&
-    (context.popular.has(registrable) || context.brands.officialBrand(registrable) !== undefined);
+  // `readSite()` sets `popular` only off hosting platforms; `owner` is the registrable domain's.
+  const protectedDomain = hosting === null && (site.popular || site.owner !== null);
   if (hosting?.tenancy === 'path' || platformHost) {
     return {
       hostCandidates: [],

@@ -21,7 +21,7 @@ import type { FeedHit } from '../engine/intel-evidence.js';
 import { normalizeUrl, type ParsedUrl } from '../engine/url/normalize-url.js';
 import type { ThreatType } from '../engine/verdict.js';
 import type { StoredFeedEntry } from '../store/ports/intel-store.js';
-import { siteScope, withoutWww } from './site-scope.js';
+import { type SiteScope, siteScope, withoutWww } from './site-scope.js';
 
 /** A feed as the index knows it. */
 export interface IndexedFeed {
@@ -102,10 +102,12 @@ export class ThreatIndex {
    * Feed entries matching a URL: allow hits, else deny hits (at most one per feed).
    *
    * @param url a URL accepted by `normalizeUrl()`.
+   * @param scope its scope when the caller has it (`scopeOfSite()` over the service's analysis);
+   *   worked out from `url` otherwise.
    */
-  lookup(url: ParsedUrl): IndexMatch {
+  lookup(url: ParsedUrl, scope?: SiteScope): IndexMatch {
     if (this.size === 0) return { denied: [], allowedBy: [] };
-    const scope = siteScope(this.engine, url);
+    scope ??= siteScope(this.engine, url);
     const pathAndQuery = url.pathname + url.search;
     const prefixHost = withoutWww(url.hostname, scope);
 

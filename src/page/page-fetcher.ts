@@ -108,7 +108,10 @@ export class PageFetcher {
       redirects.push(...result.redirects);
       const decoded = decodeHtml(result);
       if ('failure' in decoded) return { ok: false, failure: decoded.failure, redirects };
-      const final = normalizeUrl(result.url);
+      // Not redirected: the URL we asked for is the final one, already parsed (and, for the
+      // submitted URL, already analysed by the service, which recognises it by identity).
+      const final =
+        result.url === target.href ? { ok: true as const, url: target } : normalizeUrl(result.url);
       if (!final.ok) return { ok: false, failure: 'blocked_address', redirects };
       const doc = parsePage(decoded.html);
 

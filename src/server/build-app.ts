@@ -1,8 +1,9 @@
 /**
  * @module server/build-app
  * The composition root of a serving process: `buildApp()` builds the rate limits (in process, or
- * over the given Redis client with in-process insurance), layers 2 and 3 (unless given), the
- * detection service (with the Redis level of its verdict cache when a client is given) and the
+ * over the given Redis client with in-process insurance), the detection pipeline
+ * (`buildDetection()`: layers 2 and 3 and the detection service, with the Redis level of its
+ * verdict cache when a client is given, unless given) and the
  * payment gate, and registers the three doors side
  * by side on one Fastify instance — the HTTP API (`http/`: detect, status, OpenAPI), the MCP
  * connector (`mcp/`) and its OAuth authorization server (`oauth/`) — with request ids, CORS and
@@ -19,27 +20,19 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config, TrustProxy } from '../config/config.js';
 import type { Engine } from '../engine/create-engine.js';
-import { engineDataDigest } from '../engine-data/load-engine-data.js';
 import { toErrorResponse } from '../http/error-body.js';
 import { registerDetectRoute } from '../http/routes/detect-route.js';
 import { registerOpenApi } from '../http/routes/openapi-routes.js';
 import { registerStatusRoutes } from '../http/routes/status-route.js';
-import { IntelLayer } from '../intel/intel-layer.js';
+import type { IntelLayer } from '../intel/intel-layer.js';
 import { registerMcpRoutes } from '../mcp/mcp-route.js';
 import { registerOAuthRoutes } from '../oauth/oauth-routes.js';
-import { createPageLayer, type PageLayer } from '../page/page-layer.js';
+import type { PageLayer } from '../page/page-layer.js';
 import { PaymentGate } from '../payments/payment-gate.js';
 import { RateLimits } from '../ratelimit/rate-limits.js';
-import {
-  clientOrigin,
-  OutageNotice,
-  type Redis,
-  redisErrorMessage,
-} from '../redis/redis-client.js';
-import { DetectionService } from '../service/detection-service.js';
-import { cacheGeneration, SharedVerdictCache } from '../service/shared-verdict-cache.js';
+import { clientOrigin, type Redis, redisErrorMessage } from '../redis/redis-client.js';
 import type { Store } from '../store/ports/store.js';
-import { SERVICE_VERSION } from '../version.js';
+import { buildDetection, type DetectionPipeline } from './build-detection.js';
 
 /** Everything the app needs; built by `startServer()` or a test. */
 export interface AppDeps {
@@ -49,13 +42,20 @@ export interface AppDeps {
   clock: Clock;
   logger: FastifyBaseLogger;
   /**
-   * Layer 2. Absent: an intel layer over the store's feeds without RDAP or Web Risk, loaded
-   * once (no polling) — what tests and tools need.
+   * The detection pipeline (layers 2–3 and the service), built by `buildDetection()`; the caller
+   * closes it (`startServer()`). Absent: built here from `intel` and `page` and closed with the
+   * app.
+   */
+  detection?: DetectionPipeline;
+  /**
+   * Layer 2 when `detection` is absent. Absent: an intel layer over the store's feeds without
+   * RDAP or Web Risk, loaded once (no polling) — what tests and tools need.
    */
   intel?: IntelLayer;
   /**
-   * Layer 3. Absent: built from `config.page` (none when PAGE_ANALYSIS=off) and closed with the
-   * app; null: no page analysis. A given layer is the caller's to close.
+   * Layer 3 when `detection` is absent. Absent: built from `config.page` (none when
+   * PAGE_ANALYSIS=off) and closed with the app; null: no page analysis. A given layer is the
+   * caller's to close.
    */
   page?: PageLayer | null;
   /**
@@ -70,6 +70,26 @@ export interface AppDeps {
 
 /** Prefix of the Redis keys of a deployment, unless told otherwise. */
 export const DEFAULT_REDIS_KEY_PREFIX = 'linkguard:';
+
+/**
+ * The log lines of the shared verdict cache's outages: once when Redis fails, once when it
+ * answers again. The origin only: REDIS_URL may carry a password.
+ */
+export function sharedCacheOutageLog(
+  logger: FastifyBaseLogger,
+  origin: string,
+): (event: 'down' | 'up', error?: unknown) => void {
+  return (event, error) => {
+    if (event === 'down') {
+      logger.warn(
+        { redis: origin, reason: redisErrorMessage(error) },
+        'shared verdict cache unavailable (Redis): verdicts are cached per instance',
+      );
+    } else {
+      logger.info({ redis: origin }, 'shared verdict cache available again (Redis)');
+    }
+  };
+}
 
 /** Largest accepted body: a 2048-character URL in JSON fits many times over. */
 const BODY_LIMIT_BYTES = 16 * 1024;
@@ -185,61 +205,35 @@ export async function buildApp(deps: AppDeps) {
           },
         },
   );
-  const intel = deps.intel ?? new IntelLayer({ engine: deps.engine, store: deps.store.intel });
-  await intel.refresh();
-  const page = deps.page === undefined ? createPageLayer(deps.config) : deps.page;
-  if (deps.page === undefined && page !== null) {
+  const detection =
+    deps.detection ??
+    (await buildDetection({
+      config: deps.config,
+      store: deps.store,
+      engine: deps.engine,
+      clock: deps.clock,
+      intel: deps.intel ?? 'local',
+      ...(deps.page === undefined ? {} : { page: deps.page }),
+      // The error only: never the page or its URL (README, "Limitations and security considerations").
+      onPageError: (error) => {
+        deps.logger.error({ err: error }, 'page analysis step failed (analyzer or LLM judge)');
+      },
+      ...(redis === null
+        ? {}
+        : {
+            redis: {
+              client: redis.client,
+              keyPrefix: redis.keyPrefix,
+              onOutage: sharedCacheOutageLog(deps.logger, redis.origin),
+            },
+          }),
+    }));
+  if (deps.detection === undefined) {
     app.addHook('onClose', async () => {
-      await page.close();
+      await detection.close();
     });
   }
-  const generation = (): string =>
-    cacheGeneration({
-      serviceVersion: SERVICE_VERSION,
-      engineData: engineDataDigest(),
-      threatIndex: intel.fingerprint,
-      layers: {
-        rdap: intel.hasDomainAge,
-        webRisk: deps.config.webRiskApiKey !== null,
-        page: page !== null,
-        llm: deps.config.llm?.model ?? null,
-      },
-    });
-  const sharedCache =
-    redis === null
-      ? null
-      : new SharedVerdictCache({
-          client: redis.client,
-          keyPrefix: redis.keyPrefix,
-          generation: generation(),
-          outage: new OutageNotice((event, error) => {
-            if (event === 'down') {
-              deps.logger.warn(
-                { redis: redis.origin, reason: redisErrorMessage(error) },
-                'shared verdict cache unavailable (Redis): verdicts are cached per instance',
-              );
-            } else {
-              deps.logger.info(
-                { redis: redis.origin },
-                'shared verdict cache available again (Redis)',
-              );
-            }
-          }),
-        });
-  const service = new DetectionService(deps.engine, deps.store, deps.clock, intel, {
-    page,
-    verdictTtl: deps.config.verdictTtl,
-    // The error only: never the page or its URL (README, "Limitations and security considerations").
-    onPageError: (error) => {
-      deps.logger.error({ err: error }, 'page analysis step failed (analyzer or LLM judge)');
-    },
-    sharedCache,
-  });
-  intel.onSwap(() => {
-    service.clearCache();
-    // Verdicts of the new index go under a new generation: the old ones are never read again.
-    sharedCache?.setGeneration(generation());
-  });
+  const { service } = detection;
 
   await registerOpenApi(app, deps.config);
   const payments = new PaymentGate({

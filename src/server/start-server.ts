@@ -1,21 +1,22 @@
 /**
  * @module server/start-server
  * Start a serving process from its configuration: open the store, connect to Redis when
- * REDIS_URL is set, build the engine and layer 2, build the app (`buildApp()`), start the
- * background work (feed refresh, index polling, nonce purge), and listen when asked. `close()`
- * stops all of it in order: requests in flight finish, then the intel layer's connections, then
- * Redis, then the store. Signal handling stays with the caller (`linkguard serve`).
+ * REDIS_URL is set, build the engine and the detection pipeline with every configured layer
+ * (`buildDetection()`), build the app (`buildApp()`), start the background work (feed refresh,
+ * index polling, nonce purge), and listen when asked. `close()` stops all of it in order:
+ * requests in flight finish, then layers 2 and 3, then Redis, then the store. Signal handling
+ * stays with the caller (`linkguard serve`).
  */
 import type { Logger } from 'pino';
 
 import { systemClock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import { defaultEngine } from '../engine-data/load-engine-data.js';
-import { createIntelLayer } from '../intel/create-intel-layer.js';
 import { scheduleFeedRefresh } from '../intel/feed-refresher.js';
 import { clientOrigin, createRedisClient, waitUntilReady } from '../redis/redis-client.js';
 import { openStore } from '../store/open-store.js';
-import { buildApp } from './build-app.js';
+import { buildApp, sharedCacheOutageLog } from './build-app.js';
+import { buildDetection } from './build-detection.js';
 
 /**
  * How long start-up waits for Redis before serving without it (ms): the instance then serves on
@@ -39,7 +40,7 @@ export interface ServerProcess {
   /** Listen on `config.host:config.port`. */
   listen(): Promise<void>;
   /**
-   * Stop background work, close the app (in-flight requests finish), layer 2, the Redis
+   * Stop background work, close the app (in-flight requests finish), layers 2–3, the Redis
    * connection and the store.
    */
   close(): Promise<void>;
@@ -68,15 +69,6 @@ export async function startServer(config: Config, logger: Logger): Promise<Serve
     'engine ready',
   );
 
-  const intel = createIntelLayer({
-    config,
-    engine,
-    store,
-    clock: systemClock,
-    onError: (error) => {
-      logger.error({ err: error }, 'threat index rebuild failed');
-    },
-  });
   const redis = config.redisUrl === null ? null : createRedisClient(config.redisUrl);
   if (redis !== null) {
     const ready = await waitUntilReady(redis, REDIS_START_WAIT_MS);
@@ -84,30 +76,61 @@ export async function startServer(config: Config, logger: Logger): Promise<Serve
     if (ready) logger.info({ redis: clientOrigin(redis) }, 'Redis connected');
     else logger.warn({ redis: clientOrigin(redis) }, 'Redis not reachable yet; retrying');
   }
-  const app = await buildApp({
-    config,
-    store,
-    engine,
-    clock: systemClock,
-    logger,
-    intel: intel.layer,
-    ...(redis === null ? {} : { redis: { client: redis, keyPrefix: config.redisKeyPrefix } }),
-  }).catch((error: unknown) => {
+  const built = async () => {
+    const detection = await buildDetection({
+      config,
+      store,
+      engine,
+      clock: systemClock,
+      intel: 'configured',
+      onIntelError: (error) => {
+        logger.error({ err: error }, 'threat index rebuild failed');
+      },
+      // The error only: never the page or its URL (README, "Limitations and security considerations").
+      onPageError: (error) => {
+        logger.error({ err: error }, 'page analysis step failed (analyzer or LLM judge)');
+      },
+      ...(redis === null
+        ? {}
+        : {
+            redis: {
+              client: redis,
+              keyPrefix: config.redisKeyPrefix,
+              onOutage: sharedCacheOutageLog(logger, clientOrigin(redis)),
+            },
+          }),
+    });
+    const app = await buildApp({
+      config,
+      store,
+      engine,
+      clock: systemClock,
+      logger,
+      detection,
+      ...(redis === null ? {} : { redis: { client: redis, keyPrefix: config.redisKeyPrefix } }),
+    }).catch(async (error: unknown) => {
+      await detection.close();
+      throw error;
+    });
+    return { detection, app };
+  };
+  const { detection, app } = await built().catch((error: unknown) => {
     // Without this the client would keep reconnecting and hold the failed process open.
     redis?.disconnect();
     throw error;
   });
+  const intel = detection.intel;
   logger.info(
-    { feeds: intel.layer.current.feeds.length, entries: intel.layer.current.size },
+    { feeds: intel?.current.feeds.length ?? 0, entries: intel?.current.size ?? 0 },
     'threat index ready',
   );
   // Feeds imported by another process (`linkguard feeds import`) or refreshed below show up here.
-  intel.layer.startPolling(INTEL_POLL_MS);
+  intel?.startPolling(INTEL_POLL_MS);
   const stopRefresh =
-    intel.http === null || config.feeds.length === 0
+    detection.intelHttp === null || config.feeds.length === 0
       ? () => undefined
       : scheduleFeedRefresh(
-          { http: intel.http, store: store.intel, clock: systemClock },
+          { http: detection.intelHttp, store: store.intel, clock: systemClock },
           config.feeds.map((feed) => ({
             name: feed.name,
             format: feed.format,
@@ -145,7 +168,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Serve
       clearInterval(purge);
       stopRefresh();
       await app.close();
-      await intel.close();
+      await detection.close();
       // QUIT lets pending replies arrive; a Redis that is down is simply disconnected.
       if (redis !== null) {
         await redis.quit().catch(() => {

@@ -10,12 +10,12 @@ import { hash } from 'node:crypto';
 import { type Clock, monthOf, secondsToNextMonth } from '../clock.js';
 import { BoundedMemo } from '../engine/bounded-memo.js';
 import type { Engine } from '../engine/create-engine.js';
-import { judgeParsedUrl } from '../engine/detect.js';
+import { analyzeParsedUrl, judgeAnalysedUrl } from '../engine/detect.js';
 import type { LayerCoverage } from '../engine/scoring/build-verdict.js';
 import { normalizeUrl, type ParsedUrl } from '../engine/url/normalize-url.js';
 import type { Verdict } from '../engine/verdict.js';
 import { AppError } from '../errors.js';
-import { historyKey } from '../intel/history-key.js';
+import { historyKey, historyKeyOf } from '../intel/history-key.js';
 import type { IntelLayer } from '../intel/intel-layer.js';
 import type { PageLayer } from '../page/page-layer.js';
 import type { ApiKeyRecord } from '../store/ports/key-store.js';
@@ -58,6 +58,12 @@ export const DEFAULT_VERDICT_TTL: VerdictTtlConfig = Object.freeze({
   incompleteSeconds: 60,
 });
 
+/** A fresh verdict and the name it is recorded under in the domain history (null: none). */
+interface FreshVerdict {
+  verdict: Verdict;
+  historyKey: string | null;
+}
+
 /** Length of the truncated hash in the usage log: 16 hex characters = 64 bits (spec §1). */
 const USAGE_HASH_HEX = 16;
 
@@ -76,7 +82,7 @@ export class DetectionService {
   private readonly ttl: VerdictTtlConfig;
   private readonly onPageError: ((error: unknown) => void) | undefined;
   /** Fresh judgements in progress by normalized URL: concurrent requests share one page fetch. */
-  private readonly inflight = new Map<string, Promise<Verdict>>();
+  private readonly inflight = new Map<string, Promise<FreshVerdict>>();
 
   /**
    * @param engine the built engine.
@@ -149,21 +155,20 @@ export class DetectionService {
    * degrade to unknown).
    */
   async judge(url: ParsedUrl): Promise<Verdict> {
-    let verdict = this.cache.get(url.href);
-    if (verdict === undefined) {
-      const pending = this.inflight.get(url.href);
-      if (pending !== undefined) verdict = await pending;
-      else {
-        const fresh = this.judgeMiss(url).finally(() => this.inflight.delete(url.href));
-        this.inflight.set(url.href, fresh);
-        verdict = await fresh;
-      }
+    const cached = this.cache.get(url.href);
+    if (cached !== undefined) {
+      // A cached verdict's history key comes from the URL; a fresh one's from its analysis.
+      if (cached.verdict !== 'safe') this.recordHistory(historyKey(this.engine, url), cached);
+      return cached;
     }
-    if (verdict.verdict !== 'safe') {
-      const site = historyKey(this.engine, url);
-      if (site !== null) this.recordHistory(site, verdict);
+    let pending = this.inflight.get(url.href);
+    if (pending === undefined) {
+      pending = this.judgeMiss(url).finally(() => this.inflight.delete(url.href));
+      this.inflight.set(url.href, pending);
     }
-    return verdict;
+    const fresh = await pending;
+    if (fresh.verdict.verdict !== 'safe') this.recordHistory(fresh.historyKey, fresh.verdict);
+    return fresh.verdict;
   }
 
   /**
@@ -171,28 +176,35 @@ export class DetectionService {
    * for the rest of its lifetime), else a fresh judgement, shared when it enters the in-process
    * cache.
    */
-  private async judgeMiss(url: ParsedUrl): Promise<Verdict> {
+  private async judgeMiss(url: ParsedUrl): Promise<FreshVerdict> {
     if (this.shared === null) return this.judgeFresh(url);
     // The key is taken before judging: a verdict judged across an index swap is stored under
     // the generation it was judged with, never under the new one.
     const key = this.shared.keyFor(url.href);
     const hit = await this.shared.read(key);
-    if (hit !== undefined) return this.cache.set(url.href, hit.verdict, hit.ttlMs, true);
+    if (hit !== undefined) {
+      // Judged elsewhere: no analysis here, so the history key comes from the URL.
+      const verdict = this.cache.set(url.href, hit.verdict, hit.ttlMs, true);
+      return { verdict, historyKey: historyKey(this.engine, url) };
+    }
     return this.judgeFresh(url, (verdict, ttlMs) => {
       this.shared?.write(key, verdict, ttlMs);
     });
   }
 
   /**
-   * Judge with every layer there is, and cache the verdict for its verdict's lifetime.
+   * Judge with every layer there is, and cache the verdict for its verdict's lifetime. The URL is
+   * analysed once here (`analyzeParsedUrl()`); layer 2, layer 3 and the engine's verdict all
+   * read that one analysis.
    *
    * @param onCached told when the verdict entered the in-process cache (with its lifetime, ms).
    */
   private async judgeFresh(
     url: ParsedUrl,
     onCached?: (verdict: Verdict, ttlMs: number) => void,
-  ): Promise<Verdict> {
+  ): Promise<FreshVerdict> {
     const started = performance.now();
+    const analysis = analyzeParsedUrl(this.engine, url);
     const coverage = this.coverage();
     const intel = coverage.intel === 'ran' ? this.intel : null;
     let judged: JudgedVerdict;
@@ -205,15 +217,15 @@ export class DetectionService {
           coverage,
           ...(this.onPageError === undefined ? {} : { onPageError: this.onPageError }),
         },
-        url,
+        analysis,
         started,
       );
     } else if (intel === null) {
-      judged = { verdict: judgeParsedUrl(this.engine, url, coverage), incomplete: false };
+      judged = { verdict: judgeAnalysedUrl(this.engine, analysis, coverage), incomplete: false };
     } else {
-      const evidence = await intel.evidence(url);
+      const evidence = await intel.evidence(analysis);
       judged = {
-        verdict: judgeParsedUrl(this.engine, url, coverage, evidence),
+        verdict: judgeAnalysedUrl(this.engine, analysis, coverage, evidence),
         incomplete: evidence.domainAge.status === 'unknown' && intel.hasDomainAge,
       };
     }
@@ -224,13 +236,14 @@ export class DetectionService {
         : judged.verdict.verdict === 'caution'
           ? this.ttl.cautionSeconds
           : this.ttl.safeSeconds;
-    const stored = this.cache.set(url.href, judged.verdict, seconds * 1000, this.page !== null);
+    const verdict = this.cache.set(url.href, judged.verdict, seconds * 1000, this.page !== null);
     // The in-process cache freezes what it keeps (see VerdictCache.set).
-    if (onCached !== undefined && Object.isFrozen(stored)) onCached(stored, seconds * 1000);
-    return stored;
+    if (onCached !== undefined && Object.isFrozen(verdict)) onCached(verdict, seconds * 1000);
+    return { verdict, historyKey: historyKeyOf(analysis) };
   }
 
-  private recordHistory(domain: string, verdict: Verdict): void {
+  private recordHistory(domain: string | null, verdict: Verdict): void {
+    if (domain === null) return;
     const sources = verdict.details.matched_patterns
       .filter((code) => code.startsWith('intel:'))
       .map((code) => code.slice('intel:'.length));

@@ -9,15 +9,21 @@
  * is left, and a page that could not be read leaves the verdict to layers 1–2, which say so.
  */
 import type { Engine } from '../engine/create-engine.js';
-import { allowlistedSite, judgeLanding, judgeParsedUrl } from '../engine/detect.js';
+import {
+  allowlistedSite,
+  analyzeParsedUrl,
+  judgeAnalysedUrl,
+  judgeLanding,
+} from '../engine/detect.js';
 import { FRESH_DOMAIN_DAYS, type IntelEvidence, NO_INTEL } from '../engine/intel-evidence.js';
 import { analyzePage, type PageAnalysis } from '../engine/page/analyze-page.js';
-import { createPageContext } from '../engine/page/create-page-context.js';
+import { pageContextOf } from '../engine/page/create-page-context.js';
 import { llmFindings } from '../engine/page/llm-findings.js';
 import { summarizeForLlm } from '../engine/page/llm-summary.js';
 import type { PageContext } from '../engine/page/page-context.js';
 import type { PageDocument } from '../engine/page/page-document.js';
 import type { PageEvidence } from '../engine/page-evidence.js';
+import type { UrlAnalysis } from '../engine/rules/analyze-url.js';
 import type { LayerCoverage } from '../engine/scoring/build-verdict.js';
 import type { ParsedUrl } from '../engine/url/normalize-url.js';
 import type { Verdict } from '../engine/verdict.js';
@@ -36,8 +42,10 @@ export interface JudgedVerdict {
 const MIN_LLM_MS = 250;
 
 /**
- * Judge `url` with every layer that applies.
+ * Judge a URL with every layer that applies.
  *
+ * @param analysis the URL's analysis (`analyzeParsedUrl()`), made once by the detection service
+ *   and handed to layer 2, the allowlist check, the page context and the verdict.
  * @param started `performance.now()` when the request began (the budget counts from there).
  */
 export async function judgeWithPage(
@@ -52,47 +60,56 @@ export async function judgeWithPage(
      */
     onPageError?: (error: unknown) => void;
   },
-  url: ParsedUrl,
+  analysis: UrlAnalysis,
   started: number,
 ): Promise<JudgedVerdict> {
   const { engine, intel, page } = deps;
   const coverage = deps.coverage;
-  const listing = intel?.listing(url) ?? NO_INTEL;
-  if (listing.denied.length > 0 || allowlistedSite(engine, url, listing)) {
-    const evidence = intel === null ? NO_INTEL : await intel.evidence(url);
+  const { url } = analysis;
+  const listing = intel?.listing(analysis) ?? NO_INTEL;
+  if (listing.denied.length > 0 || allowlistedSite(analysis, listing)) {
+    const evidence = intel === null ? NO_INTEL : await intel.evidence(analysis);
     return {
-      verdict: judgeParsedUrl(engine, url, { ...coverage, page: 'not_needed' }, evidence),
+      verdict: judgeAnalysedUrl(engine, analysis, { ...coverage, page: 'not_needed' }, evidence),
       incomplete: ageUnknown(intel, evidence),
     };
   }
 
   const deadline = started + page.budgetMs;
   const [evidence, fetched] = await Promise.all([
-    intel === null ? Promise.resolve(NO_INTEL) : intel.evidence(url),
+    intel === null ? Promise.resolve(NO_INTEL) : intel.evidence(analysis),
     page.fetcher.fetch(url, deadline),
   ]);
   if (!fetched.ok) {
     const unread: PageEvidence = { status: 'not_analysed', failure: fetched.failure };
-    return { verdict: judgeParsedUrl(engine, url, coverage, evidence, unread), incomplete: true };
+    return {
+      verdict: judgeAnalysedUrl(engine, analysis, coverage, evidence, unread),
+      incomplete: true,
+    };
   }
 
   const final = fetched.finalUrl;
   const moved = final.hostname !== url.hostname || final.port !== url.port;
-  const finalEvidence = !moved || intel === null ? evidence : await intel.evidence(final);
-  const context = createPageContext(engine, final, freshOf(finalEvidence));
-  let analysis: PageAnalysis;
+  // The fetcher hands back the submitted URL itself when the page did not move: analysed once.
+  const finalAnalysis = final === url ? analysis : analyzeParsedUrl(engine, final);
+  const finalEvidence = !moved || intel === null ? evidence : await intel.evidence(finalAnalysis);
+  const context = pageContextOf(engine, finalAnalysis, freshOf(finalEvidence));
+  let pageAnalysis: PageAnalysis;
   try {
-    analysis = analyzePage(fetched.doc, context);
+    pageAnalysis = analyzePage(fetched.doc, context);
   } catch (error) {
     // A page that breaks an analyzer must not turn into an error for the caller (an attacker
     // could shield a kit that way): layers 1–2 answer, the reason says so, the bug is reported.
     deps.onPageError?.(error);
     const unread: PageEvidence = { status: 'not_analysed', failure: 'analysis_failed' };
-    return { verdict: judgeParsedUrl(engine, url, coverage, evidence, unread), incomplete: true };
+    return {
+      verdict: judgeAnalysedUrl(engine, analysis, coverage, evidence, unread),
+      incomplete: true,
+    };
   }
   await consultLlm(
     page,
-    analysis,
+    pageAnalysis,
     fetched,
     context,
     url,
@@ -100,10 +117,12 @@ export async function judgeWithPage(
     finalEvidence,
     deps.onPageError,
   );
-  const pageEvidence: PageEvidence = { status: 'analysed', analysis };
-  const landing = moved ? judgeLanding(engine, final, coverage, finalEvidence, pageEvidence) : null;
+  const pageEvidence: PageEvidence = { status: 'analysed', analysis: pageAnalysis };
+  const landing = moved
+    ? judgeLanding(engine, finalAnalysis, coverage, finalEvidence, pageEvidence)
+    : null;
   return {
-    verdict: judgeParsedUrl(engine, url, coverage, evidence, pageEvidence, landing),
+    verdict: judgeAnalysedUrl(engine, analysis, coverage, evidence, pageEvidence, landing),
     incomplete: ageUnknown(intel, evidence),
   };
 }

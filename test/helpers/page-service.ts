@@ -1,5 +1,6 @@
 /**
- * A detection service with all three layers for the layer-3 tests: a temp SQLite store, the
+ * A detection service with all three layers for the layer-3 tests, built like the server's
+ * (`buildDetection()`): a temp SQLite store, the
  * feed index over it (no RDAP, no Web Risk: tests stay on loopback), and a page layer built from
  * the real configuration (`loadConfig`) whose client reaches the fixture server through
  * `NET_RESOLVE`, or resolves names with an injected resolver.
@@ -10,10 +11,11 @@ import { join } from 'node:path';
 
 import { type Config, loadConfig } from '../../src/config/config.js';
 import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
-import { IntelLayer } from '../../src/intel/intel-layer.js';
+import type { IntelLayer } from '../../src/intel/intel-layer.js';
 import type { LookupFunction } from '../../src/net/index.js';
 import { createPageLayer, type PageLayer } from '../../src/page/page-layer.js';
-import { DetectionService } from '../../src/service/detection-service.js';
+import { buildDetection } from '../../src/server/build-detection.js';
+import type { DetectionService } from '../../src/service/detection-service.js';
 import type { Store } from '../../src/store/ports/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { type TestClock, testClock } from './test-app.js';
@@ -48,19 +50,25 @@ export async function pageService(
   });
   const store = openSqliteStore(join(dir, 'lg.db'));
   const engine = defaultEngine();
-  const intel = new IntelLayer({ engine, store: store.intel });
-  await intel.refresh();
+  // A given page layer (the injected resolver) is closed below; the rest by `detection.close()`.
   const page = createPageLayer(
     config,
     options.lookup === undefined ? {} : { lookup: options.lookup },
   );
   if (page === null) throw new Error('page layer is off');
   const clock = testClock();
-  const service = new DetectionService(engine, store, clock, intel, {
+  const detection = await buildDetection({
+    config,
+    store,
+    engine,
+    clock,
+    intel: 'local',
     page,
-    verdictTtl: config.verdictTtl,
     ...(options.onPageError === undefined ? {} : { onPageError: options.onPageError }),
   });
+  const { service } = detection;
+  const intel = detection.intel;
+  if (intel === null) throw new Error('no intel layer');
   return {
     service,
     store,
@@ -71,6 +79,7 @@ export async function pageService(
     verdictOf: (url) => service.judge(service.parse(url)),
     close: async () => {
       await page.close();
+      await detection.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     },

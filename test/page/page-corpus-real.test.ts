@@ -13,16 +13,17 @@ import { join } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { runPageEval } from '../../src/cli/page-eval.js';
 import { loadConfig } from '../../src/config/config.js';
 import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
-import { evaluatePages, type PageEvalReport } from '../../src/evaluation/evaluate-pages.js';
+import type { PageEvalReport } from '../../src/evaluation/evaluate-pages.js';
 import { readPageCorpus } from '../../src/evaluation/page-corpus.js';
 
 const MANIFEST = join(import.meta.dirname, '..', 'fixtures', 'page-corpus', 'manifest.json');
 let report: PageEvalReport;
 
 beforeAll(async () => {
-  report = await evaluatePages(
+  report = await runPageEval(
     defaultEngine(),
     readPageCorpus(MANIFEST),
     loadConfig({ DATABASE_URL: 'sqlite::memory:', RDAP_ENABLED: 'false' }),

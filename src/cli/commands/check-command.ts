@@ -1,7 +1,7 @@
 /**
  * @module cli/commands/check-command
  * `linkguard check URL… [--file F] [--json] [--offline]`: judge URLs in process with the same
- * detection service, engine and threat-feed index as the API. `--json` writes JSON Lines in input order: the API's 200 body plus
+ * detection pipeline as the API (`buildDetection()`: engine, threat-feed index, page analysis). `--json` writes JSON Lines in input order: the API's 200 body plus
  * `url`, or `{url, error, message}` for an input that is not a URL we judge. `--offline` makes no
  * network request (layers that need the network are skipped and the reason says so).
  */
@@ -16,9 +16,8 @@ import { loadConfig } from '../../config/config.js';
 import { normalizeUrl } from '../../engine/url/normalize-url.js';
 import type { Verdict, VerdictValue } from '../../engine/verdict.js';
 import { defaultEngine } from '../../engine-data/load-engine-data.js';
-import { createIntelLayer } from '../../intel/create-intel-layer.js';
-import { createPageLayer } from '../../page/page-layer.js';
-import { DetectionService } from '../../service/detection-service.js';
+import { buildDetection } from '../../server/build-detection.js';
+import type { DetectionService } from '../../service/detection-service.js';
 import { openStore } from '../../store/open-store.js';
 import { printTable } from '../print-table.js';
 
@@ -63,20 +62,23 @@ export function checkCommand(): Command {
         const offline = options.offline === true;
         const config = loadConfig();
         const store = await openStore(config.store);
-        // The same layers as the server; offline: the local feed index only, no request at all.
-        const intel = createIntelLayer({ config, engine, store, clock: systemClock, offline });
-        const page = offline ? null : createPageLayer(config);
         try {
-          await intel.layer.refresh();
-          const service = new DetectionService(engine, store, systemClock, intel.layer, {
+          // The same pipeline as the server; offline: the local feed index only, no request at all.
+          const detection = await buildDetection({
+            config,
+            store,
+            engine,
+            clock: systemClock,
+            intel: offline ? 'local' : 'configured',
+            ...(offline ? { page: null } : {}),
             absentLayers: offline ? 'offline' : 'unavailable',
-            page,
-            verdictTtl: config.verdictTtl,
           });
-          await checkAll(service, inputs, options);
+          try {
+            await checkAll(detection.service, inputs, options);
+          } finally {
+            await detection.close();
+          }
         } finally {
-          await page?.close();
-          await intel.close();
           await store.close();
         }
       },

@@ -32,7 +32,6 @@ import { loadConfig } from '../../config/config.js';
 import type { Engine } from '../../engine/create-engine.js';
 import { THREAT_TYPES } from '../../engine/verdict.js';
 import { defaultEngine } from '../../engine-data/load-engine-data.js';
-import { evaluatePages } from '../../evaluation/evaluate-pages.js';
 import {
   brandAccuracy,
   brandPrecision,
@@ -59,6 +58,7 @@ import {
   ThreatIndexBuilder,
 } from '../../intel/threat-index.js';
 import { SERVICE_COVERAGE } from '../../service/detection-service.js';
+import { runPageEval } from '../page-eval.js';
 import { printTable } from '../print-table.js';
 import { UsageError } from '../usage-error.js';
 import { withStore } from '../with-store.js';
@@ -223,7 +223,7 @@ async function evalPages(manifest: string, json: boolean): Promise<void> {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : `cannot read ${manifest}`);
   }
-  const report = await evaluatePages(defaultEngine(), corpus, loadConfig());
+  const report = await runPageEval(defaultEngine(), corpus, loadConfig());
   if (json) {
     console.log(JSON.stringify(report, null, 2));
     return;

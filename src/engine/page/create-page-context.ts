@@ -3,7 +3,7 @@
  * Builds the {@link PageContext} of a final URL from the engine and layer 2's domain age.
  */
 import type { Engine } from '../create-engine.js';
-import { analyzeUrl } from '../rules/analyze-url.js';
+import { analyzeUrl, type UrlAnalysis } from '../rules/analyze-url.js';
 import { judgeUrl } from '../scoring/url-rules.js';
 import type { ParsedUrl } from '../url/normalize-url.js';
 import type { PageContext } from './page-context.js';
@@ -18,7 +18,20 @@ export function createPageContext(
   url: ParsedUrl,
   fresh: boolean | null,
 ): PageContext {
-  const analysis = analyzeUrl(engine.context, url);
+  return pageContextOf(engine, analyzeUrl(engine.context, url), fresh);
+}
+
+/**
+ * {@link createPageContext} from the final URL's analysis (`analyzeParsedUrl()`), for callers
+ * that hold it already (the detection service): the URL is not analysed again.
+ *
+ * @param fresh layer 2's domain age verdict (true under 30 days, null unknown).
+ */
+export function pageContextOf(
+  engine: Engine,
+  analysis: UrlAnalysis,
+  fresh: boolean | null,
+): PageContext {
   const owner = analysis.hosting === null ? analysis.owner : null;
   const findings = judgeUrl(analysis).findings;
   return {

@@ -133,15 +133,39 @@ const EMPTY_WORDS: WordGroups = new Map();
 const MAX_PATH_TOKENS = 24;
 
 /**
+ * Whose site a URL is: the part of {@link UrlAnalysis} that layer 2 also needs (which feed
+ * entries may apply, whether domain age applies, the history key). A `UrlAnalysis` is one, so
+ * the detection service hands its analysis on instead of having it derived again.
+ */
+export type SiteReading = Pick<UrlAnalysis, 'url' | 'owner' | 'hosting' | 'popular'>;
+
+/**
+ * Read whose site a URL is (cheap: a few map look-ups). {@link analyzeUrl} starts with it; callers
+ * that hold only a URL and need no more (the feed index over its entries, `linkguard history`)
+ * call it directly.
+ *
+ * @param ctx the brand catalog, hosting index and popular domains.
+ * @param url a URL accepted by `normalizeUrl()`.
+ */
+export function readSite(
+  ctx: Pick<UrlRulesContext, 'brands' | 'hosting' | 'popular'>,
+  url: ParsedUrl,
+): SiteReading {
+  const registrable = url.registrableDomain;
+  const owner = registrable === null ? null : (ctx.brands.officialBrand(registrable) ?? null);
+  const hosting = ctx.hosting.tenantOf(url.hostname, url.pathname);
+  const popular = registrable !== null && hosting === null && ctx.popular.has(registrable);
+  return { url, owner, hosting, popular };
+}
+
+/**
  * Analyse a parsed URL.
  *
  * @param ctx layer-1 indexes.
  * @param url a URL accepted by `normalizeUrl()`.
  */
 export function analyzeUrl(ctx: UrlRulesContext, url: ParsedUrl): UrlAnalysis {
-  const registrable = url.registrableDomain;
-  const owner = registrable === null ? null : (ctx.brands.officialBrand(registrable) ?? null);
-  const hosting = ctx.hosting.tenantOf(url.hostname, url.pathname);
+  const { owner, hosting, popular } = readSite(ctx, url);
   const labels = url.hostname.split('.');
   const tld = url.ipVersion === null ? (labels[labels.length - 1] ?? null) : null;
   const findings: BrandFinding[] = [];
@@ -180,7 +204,6 @@ export function analyzeUrl(ctx: UrlRulesContext, url: ParsedUrl): UrlAnalysis {
 
   // On a brand's own domain or a popular site (not a hosting tenant) only the userinfo can still
   // deceive; reading labels and path there would find nothing scoring may use, so skip it.
-  const popular = registrable !== null && hosting === null && ctx.popular.has(registrable);
   // A host that is itself a public suffix and no tenant (`gov.uk`, `githubusercontent.com`) is a
   // registry's or platform operator's own name: nothing in it was chosen to deceive.
   const platformName = url.hostIsSuffix && hosting === null;
