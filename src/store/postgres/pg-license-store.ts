@@ -14,13 +14,12 @@ import type {
   LicenseUsage,
   NewLicense,
 } from '../ports/license-store.js';
+import { MONTH, requireInteger } from '../store-values.js';
 import type { CredentialCache } from './credential-cache.js';
 import type { PgDatabase } from './pg-database.js';
 
 const SELECT_LICENSE = `SELECT id, name, prefix, hash, created_at AS "createdAt",
   revoked_at AS "revokedAt" FROM licenses`;
-
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /** Field by field, so records have one shape whatever the driver returns. */
 function toRecord(row: LicenseRecord): LicenseRecord {
@@ -32,13 +31,6 @@ function toRecord(row: LicenseRecord): LicenseRecord {
     createdAt: row.createdAt,
     revokedAt: row.revokedAt,
   };
-}
-
-/** @throws RangeError unless `value` is an integer ≥ `min`. */
-function requireInteger(name: string, value: number, min: number): void {
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(`${name} must be an integer ≥ ${String(min)}, got ${String(value)}`);
-  }
 }
 
 const USAGE = `SELECT u.license_id AS "licenseId", u.month AS month, u.checks AS checks

@@ -23,13 +23,8 @@ import type {
   PendingAuthorizationRecord,
   RefreshRotation,
 } from '../ports/oauth-store.js';
+import { CODE_RETENTION_MS } from '../store-values.js';
 import { type PgDatabase, Rollback } from './pg-database.js';
-
-/**
- * How long a spent or expired code is kept after its expiry, so that its reuse can still revoke
- * the grant it issued (RFC 6749 §4.1.2). One day: clients retry within seconds.
- */
-const CODE_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 interface ClientRow {
   id: string;

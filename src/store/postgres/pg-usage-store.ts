@@ -9,18 +9,8 @@
  */
 
 import type { KeyUsage, UsageEvent, UsageStore } from '../ports/usage-store.js';
+import { monthRange } from '../store-values.js';
 import type { PgDatabase } from './pg-database.js';
-
-const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
-
-/** @throws RangeError when `month` is not `YYYY-MM`. @returns its UTC bounds `[from, to)`, ms. */
-function monthRange(month: string): { from: number; to: number } {
-  const match = MONTH.exec(month);
-  if (match === null) throw new RangeError(`month must be YYYY-MM, got "${month}"`);
-  const year = Number(match[1]);
-  const index = Number(match[2]) - 1;
-  return { from: Date.UTC(year, index, 1), to: Date.UTC(year, index + 1, 1) };
-}
 
 /** Longest a recorded row waits before it is written. */
 export const FLUSH_MS = 100;

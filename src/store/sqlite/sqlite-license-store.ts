@@ -16,6 +16,7 @@ import type {
   LicenseUsage,
   NewLicense,
 } from '../ports/license-store.js';
+import { MONTH, requireInteger } from '../store-values.js';
 import { asPromise } from './as-promise.js';
 import { HashLookupCache } from './hash-lookup-cache.js';
 
@@ -30,8 +31,6 @@ type Reservation = (params: CountParams & { cap: number }) => { ok: boolean; use
 const SELECT_LICENSE = `SELECT id, name, prefix, hash, created_at AS createdAt,
   revoked_at AS revokedAt FROM licenses`;
 
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-
 /** Field by field, so records have one shape whatever the driver returns. */
 function toRecord(row: LicenseRecord): LicenseRecord {
   return {
@@ -42,13 +41,6 @@ function toRecord(row: LicenseRecord): LicenseRecord {
     createdAt: row.createdAt,
     revokedAt: row.revokedAt,
   };
-}
-
-/** @throws RangeError unless `value` is an integer ≥ `min`. */
-function requireInteger(name: string, value: number, min: number): void {
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(`${name} must be an integer ≥ ${String(min)}, got ${String(value)}`);
-  }
 }
 
 export class SqliteLicenseStore implements LicenseStore {

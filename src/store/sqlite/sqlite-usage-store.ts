@@ -13,6 +13,7 @@
 import type Database from 'better-sqlite3';
 
 import type { KeyUsage, UsageEvent, UsageStore } from '../ports/usage-store.js';
+import { monthRange } from '../store-values.js';
 import { asPromise } from './as-promise.js';
 
 interface ReserveParams {
@@ -25,22 +26,6 @@ interface MonthParams {
   month: string;
   from: number;
   to: number;
-}
-
-const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
-
-/**
- * The UTC instants bounding a `YYYY-MM` month: `[from, to)` in epoch ms, `to` being the first
- * instant of the next month (December rolls over into January of the next year).
- *
- * @throws RangeError when `month` is not `YYYY-MM` with a month 01–12.
- */
-function monthRange(month: string): { from: number; to: number } {
-  const match = MONTH.exec(month);
-  if (match === null) throw new RangeError(`month must be YYYY-MM, got "${month}"`);
-  const year = Number(match[1]);
-  const index = Number(match[2]) - 1;
-  return { from: Date.UTC(year, index, 1), to: Date.UTC(year, index + 1, 1) };
 }
 
 /** Longest a recorded row waits before it is written. */
