@@ -4,7 +4,7 @@
  * background and swapped atomically when any process changes the feeds), domain age (RDAP) and
  * an optional commercial URL lookup (Google Web Risk), combined into the engine's
  * {@link IntelEvidence}. Lookups never throw: a source that fails or is late leaves its part
- * unknown (DESIGN §5: unknown is not safe, and it is not an error either).
+ * unknown (unknown is not safe, and it is not an error either).
  */
 import { createHash } from 'node:crypto';
 
@@ -207,7 +207,7 @@ function toAgeEvidence(age: SourcedAge): DomainAgeEvidence {
   return age.status === 'exempt' ? { status: 'not_applicable' } : { status: 'unknown' };
 }
 
-/** A stored feed threat, if it is one of spec §2.3's values. */
+/** A stored feed threat, if it is one of the API's `threat_types` values. */
 function asThreatType(value: string | null): ThreatType | null {
   return THREAT_TYPES.find((type) => type === value) ?? null;
 }

@@ -1,6 +1,6 @@
 /**
  * @module payments/payment-gate
- * The x402 lifecycle of one request without a key (spec §3, DESIGN §3–4, §6):
+ * The x402 lifecycle of one request without a key (docs/architecture.md, "A paid request"):
  *
  * 1. no proof → 402 `payment_required` with a new nonce bound to the URL;
  * 2. a proof → form checks (no RPC) → nonce checks in the store (unknown, claimed → 409,
@@ -103,7 +103,7 @@ export class PaymentGate {
   }
 
   /**
-   * Readiness of the RPC of each offered chain (DESIGN §4.14), probed in parallel within the
+   * Readiness of the RPC of each offered chain (README, `GET /v1/ready`), probed in parallel within the
    * RPC time budget.
    */
   async probeChains(): Promise<Partial<Record<'solana' | 'base', ChainProbe>>> {
@@ -283,7 +283,7 @@ export class PaymentGate {
     );
   }
 
-  /** A refusal with a fresh nonce (DESIGN §4.4: every reason but `payment_pending`). */
+  /** A refusal with a fresh nonce (every reason but `payment_pending`, which keeps its nonce). */
   private async refuse(
     urlHash: string,
     reason: PaymentInvalidReason,

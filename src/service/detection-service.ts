@@ -3,7 +3,7 @@
  * The one detection service behind every door (HTTP, CLI, later MCP): validate the URL, look it up
  * in threat intelligence (layer 2), run the engine, record non-safe verdicts in the per-domain
  * history, and for enterprise keys count the monthly allowance and write the usage row. Doors
- * stay thin, so a verdict is identical whichever door it came through (spec §1).
+ * stay thin, so a verdict is identical whichever door it came through (docs/architecture.md).
  */
 import { hash } from 'node:crypto';
 
@@ -64,7 +64,7 @@ interface FreshVerdict {
   historyKey: string | null;
 }
 
-/** Length of the truncated hash in the usage log: 16 hex characters = 64 bits (spec §1). */
+/** Length of the truncated hash in the usage log: 16 hex characters = 64 bits (README, "Limitations and security considerations"). */
 const USAGE_HASH_HEX = 16;
 
 /** Raw inputs whose parse is remembered (same bound as the verdict cache). */
@@ -266,14 +266,14 @@ export class DetectionService {
    * Judge a URL for an enterprise key, then log usage (key, time, truncated URL hash, verdict,
    * latency — nothing else about the URL). A key with a hard monthly cap first reserves one
    * request of its month atomically (refused at the cap; given back if judging fails); for the
-   * others the usage log itself is the month's count (DESIGN §4.15: report, do not refuse).
+   * others the usage log itself is the month's count (README "Enterprise keys": report, do not refuse).
    *
    * @throws {AppError} `rate_limited` when a hard monthly cap is reached.
    */
   async judgeForKey(key: ApiKeyRecord, url: ParsedUrl): Promise<Verdict> {
     const started = performance.now();
     const now = this.clock.now();
-    // Only a hard cap needs the month on this path (DESIGN §4.15: otherwise report, do not refuse).
+    // Only a hard cap needs the month on this path (README "Enterprise keys": otherwise report, do not refuse).
     const capped =
       key.hardCap && key.monthlyAllowance !== null
         ? { cap: key.monthlyAllowance, month: monthOf(now) }

@@ -1,6 +1,6 @@
 /**
  * @module http/routes/detect-route
- * `POST /v1/detect` (spec §4.1, DESIGN §3): validate → access (enterprise key or x402) → rate
+ * `POST /v1/detect` (README "API", docs/architecture.md): validate → access (enterprise key or x402) → rate
  * limit → detect. Thin: the decisions live in access/, payments/, ratelimit/ and the detection
  * service.
  */
@@ -153,7 +153,7 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
       const verified = await deps.payments.verify(read.proof, urlHash);
       if (!verified.ok) return refuse(request, reply, verified.refusal);
       // Judge before claiming: a failure here is a 5xx that consumed nothing, and the same proof
-      // works on retry (spec §3). The verdict is sent only once the claim is stored.
+      // works on retry (README "Paying per request"). The verdict is sent only once the claim is stored.
       const verdict = await deps.service.judge(url);
       const settled = await deps.payments.claim(verified.value, urlHash);
       if (!settled.ok) return refuse(request, reply, settled.refusal);
@@ -184,9 +184,9 @@ function paymentRequiredMessage(config: Config): string {
   return `Payment required: ${config.payments.priceUsdc} USDC per request${where}, or an enterprise key.`;
 }
 
-/** Send a refused proof: 402 with the reason and payment instructions (DESIGN §4.4). */
+/** Send a refused proof: 402 with the reason and payment instructions. */
 function refuse(request: FastifyRequest, reply: FastifyReply, refusal: PaymentRefusal) {
-  // The reason only: proofs, transaction ids and nonces stay out of logs (DESIGN §8).
+  // The reason only: proofs, transaction ids and nonces stay out of logs (README, "Limitations and security considerations").
   request.log.info({ payment: { refused: refusal.reason } }, 'payment refused');
   if (refusal.retryAfter !== undefined) reply.header('retry-after', String(refusal.retryAfter));
   return reply.code(402).send(refusal.challenge);
