@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
+import { seededRandom } from '../../test/helpers/seeded-random.js';
 import {
   type BaseProof,
   decodeSettlementResponse,
   encodeSettlementResponse,
+  isSolanaSignature,
   paymentHeaders,
   readPaymentProof,
   type SolanaProof,
@@ -158,12 +160,94 @@ describe('readPaymentProof', () => {
       { ...lower(paymentHeaders(solana)), 'x-402-signature': SIGNATURE },
       /not both/,
     ],
+    // 64–88 characters with one outside the base58 alphabet: `isSignature()` of @solana/kit
+    // throws on these (issue 14, finding 1).
+    [
+      'a 64-character signature of zeros (legacy)',
+      { 'x-402-signature': '0'.repeat(64), 'x-402-nonce': NONCE },
+      /X-402-Signature/,
+    ],
+    [
+      'an 88-character signature with an "l"',
+      xPayment(envelope('solana', { txSignature: `${'5'.repeat(87)}l`, nonce: NONCE })),
+      /txSignature/,
+    ],
+    [
+      'a signature with a non-ASCII character',
+      { 'x-402-signature': `${'5'.repeat(70)}é`, 'x-402-nonce': NONCE },
+      /X-402-Signature/,
+    ],
     ['a repeated header', { 'x-payment': ['a', 'b'] }, /more than once/],
     ['an oversized header', { 'x-payment': 'A'.repeat(5000) }, /too long/],
   ])('is malformed for %s', (_label, headers, message) => {
     const read = readPaymentProof(headers);
     expect(read.kind).toBe('malformed');
     expect(read.kind === 'malformed' ? read.message : '').toMatch(message);
+  });
+});
+
+describe('readPaymentProof never throws (seeded property)', () => {
+  // Characters that break each field's grammar in a different way: base58 and hex digits, the
+  // letters base58 leaves out, base64 and JSON punctuation, whitespace, non-ASCII.
+  const ALPHABET = [
+    ...Array.from('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'),
+    ...Array.from('0OIl+/=-_x{}[]":, \t'),
+    'é',
+    '\u0000',
+    '😀',
+  ];
+
+  it('answers none, proof or malformed for 20,000 random proofs in every field', () => {
+    const random = seededRandom(1414);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const text = (): string => {
+      // Lengths around each field's bounds: nonces (36), hashes (66), signatures (64–88, 132).
+      const length = pick([0, 1, 36, 63, 64, 65, 66, 87, 88, 89, 132, 200]);
+      let value = '';
+      for (let i = 0; i < length; i++) value += pick(ALPHABET);
+      // Half the time, one wrong character in an otherwise valid value.
+      if (random() < 0.5 && length > 0) {
+        const valid = pick([SIGNATURE, TX_HASH, WALLET_SIG, NONCE]);
+        const at = Math.floor(random() * valid.length);
+        value = valid.slice(0, at) + pick(ALPHABET) + valid.slice(at + 1);
+      }
+      return value;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const payload = { txSignature: text(), txHash: text(), walletSig: text(), nonce: text() };
+      const headers =
+        random() < 0.5
+          ? xPayment(envelope(pick(['solana', 'base']), payload))
+          : {
+              'x-402-chain': pick(['solana', 'base', text()]),
+              'x-402-signature': pick([payload.txSignature, payload.txHash]),
+              'x-402-nonce': payload.nonce,
+              ...(random() < 0.5 ? { 'x-402-wallet-sig': payload.walletSig } : {}),
+            };
+      let kind: string;
+      try {
+        kind = readPaymentProof(headers).kind;
+      } catch (error) {
+        kind = `threw ${String(error)} on ${JSON.stringify(headers)}`;
+      }
+      if (kind !== 'proof' && kind !== 'malformed') expect.fail(kind);
+    }
+  });
+});
+
+describe('isSolanaSignature', () => {
+  it('accepts base58 of 64 bytes only, and never throws', () => {
+    expect(isSolanaSignature(SIGNATURE)).toBe(true);
+    expect(isSolanaSignature('1'.repeat(64))).toBe(true); // 64 zero bytes
+    for (const value of [
+      '0'.repeat(64),
+      `${'5'.repeat(87)}I`,
+      '5'.repeat(86),
+      '',
+      'x'.repeat(89),
+    ]) {
+      expect(isSolanaSignature(value)).toBe(false);
+    }
   });
 });
 

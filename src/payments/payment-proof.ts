@@ -9,7 +9,7 @@
  * Everything is checked for form here, before any RPC call (payments guide §4.3): a malformed
  * proof is a clear 402 `malformed_proof`, never a 503 and never a chain request.
  */
-import { isSignature } from '@solana/kit';
+import { getBase58Encoder } from '@solana/kit';
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 
@@ -56,6 +56,15 @@ const NONCE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 /** A 65-byte secp256k1 signature (r, s, v) as personal_sign returns it. */
 const WALLET_SIG = /^0x[0-9a-fA-F]{130}$/;
+/**
+ * A Solana signature: 64 bytes in base58 (Bitcoin alphabet: no 0, O, I or l), so 64–88
+ * characters. Checked here by pattern before decoding, because `@solana/kit`'s `isSignature()`
+ * throws (instead of answering false) on a string of that length with a character outside the
+ * alphabet.
+ */
+const BASE58_SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
+const SIGNATURE_BYTES = 64;
+const base58 = getBase58Encoder();
 /** Standard base64 with padding, as x402 v1 clients produce with `btoa` (payments guide §5.1). */
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** A real proof header is ~300 characters; anything much longer is not one. */
@@ -77,6 +86,19 @@ const PaymentEnvelope = Compile(EnvelopeSchema);
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 /**
+ * True when `value` is a Solana transaction signature: base58 of exactly 64 bytes. Never throws
+ * (the pattern admits only base58 characters, and the decode is guarded all the same).
+ */
+export function isSolanaSignature(value: string): boolean {
+  if (!BASE58_SIGNATURE.test(value)) return false;
+  try {
+    return base58.encode(value).length === SIGNATURE_BYTES;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Read the payment proof of a request, if any.
  *
  * @param headers request headers with lower-case names (Node's `IncomingHttpHeaders`).
@@ -86,6 +108,16 @@ type Headers = Readonly<Record<string, string | string[] | undefined>>;
  *   without a wallet signature). Never throws.
  */
 export function readPaymentProof(headers: Headers): ReadProofResult {
+  try {
+    return readProofHeaders(headers);
+  } catch {
+    // Only form checks run here (no I/O): whatever a library check throws on some input is a
+    // proof of the wrong form, a 402 `malformed_proof`, never a 500 (README "Paying per request").
+    return malformed('The payment proof is not well-formed');
+  }
+}
+
+function readProofHeaders(headers: Headers): ReadProofResult {
   const present = PROOF_HEADER_NAMES.filter((name) => headers[name] !== undefined);
   if (present.length === 0) return { kind: 'none' };
   const values: Partial<Record<(typeof PROOF_HEADER_NAMES)[number], string>> = {};
@@ -156,7 +188,7 @@ function solanaProof(
   field: string,
 ): ReadProofResult {
   if (!NONCE.test(nonce)) return malformed('The nonce is not a nonce issued by this service');
-  if (txSignature === undefined || !isSignature(txSignature)) {
+  if (txSignature === undefined || !isSolanaSignature(txSignature)) {
     return malformed(`${field} must be a Solana transaction signature (base58, 64 bytes)`);
   }
   return { kind: 'proof', form, proof: { chain: 'solana', txSignature, nonce } };

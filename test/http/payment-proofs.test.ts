@@ -105,6 +105,14 @@ describe('malformed proofs → 402 malformed_proof, before any RPC call', () => 
       'a Solana signature that is not base58',
       (nonce) => ({ 'x-402-signature': '0OIl', 'x-402-nonce': nonce }),
     ],
+    [
+      'a 64-character Solana signature outside the base58 alphabet',
+      (nonce) => ({ 'x-402-signature': '0'.repeat(64), 'x-402-nonce': nonce }),
+    ],
+    [
+      'an X-PAYMENT Solana signature of 88 characters with an "O"',
+      (nonce) => paymentHeaders(solanaProof(nonce, `${newSignature().slice(0, 87)}O`)),
+    ],
     ['X-402-Signature alone', () => ({ 'x-402-signature': newSignature() })],
     ['X-402-Nonce alone', (nonce) => ({ 'x-402-nonce': nonce })],
     [
@@ -136,6 +144,23 @@ describe('malformed proofs → 402 malformed_proof, before any RPC call', () => 
       consumedAt: null,
     });
     expect((await context.store.payments.findNonce(presented))?.consumedAt).toBeNull();
+    expect(rpc.requests()).toBe(0);
+  });
+
+  it("the review's proof (64 zeros, an unknown UUIDv4 nonce) is 402 on every retry, never 500", async () => {
+    const context = await start();
+    const headers = {
+      'x-402-signature': '0'.repeat(64),
+      'x-402-nonce': '00000000-0000-4000-8000-000000000000',
+    };
+    const nonces = new Set<string>();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const body = refusal(await detect(context.app, { url: URL }, { headers }), 'malformed_proof');
+      nonces.add(body.payment?.nonce ?? '');
+    }
+    expect(nonces.size).toBe(3);
+    expect(context.logs.text()).not.toContain('0'.repeat(64));
+    expect(context.logs.records().filter((r) => (r.level as number) >= 50)).toEqual([]);
     expect(rpc.requests()).toBe(0);
   });
 
