@@ -24,6 +24,7 @@ import {
 } from 'viem';
 import { base } from 'viem/chains';
 
+import { urlOrigin } from './log-redaction.js';
 import type { BaseProof } from './payment-proof.js';
 import {
   type ChainProbe,
@@ -74,6 +75,7 @@ export function createBaseVerifier(config: BaseVerifierConfig): BaseVerifier {
       timeout: config.timeoutMs,
     }),
   });
+  const rpc = urlOrigin(config.rpcUrl);
   const recipient = getAddress(config.recipient);
   const usdc = getAddress(config.usdc);
 
@@ -100,14 +102,20 @@ export function createBaseVerifier(config: BaseVerifierConfig): BaseVerifier {
     } catch (error) {
       if (isRpcRequestBug(error)) throw error;
       const detail = error instanceof BaseError ? error.shortMessage : 'no answer';
-      throw new ChainUnavailableError('base', `The Base RPC did not answer: ${detail}`, {
-        cause: error,
-      });
+      throw new ChainUnavailableError(
+        'base',
+        rpc,
+        `The Base RPC at ${rpc} did not answer: ${detail}`,
+        {
+          cause: error,
+        },
+      );
     }
     if (chainId !== BASE_CHAIN_ID) {
       throw new ChainUnavailableError(
         'base',
-        `BASE_RPC_URL serves chain id ${chainId}, not Base mainnet (${BASE_CHAIN_ID})`,
+        rpc,
+        `BASE_RPC_URL (${rpc}) serves chain id ${chainId}, not Base mainnet (${BASE_CHAIN_ID})`,
       );
     }
 

@@ -13,7 +13,7 @@
  * issues the same one with `Retry-After`); every other failure issues a fresh nonce as well.
  */
 import type { Clock } from '../clock.js';
-import { AppError } from '../errors.js';
+import { AppError, isAppError } from '../errors.js';
 import type {
   ClaimOutcome,
   IssuedNonce,
@@ -21,6 +21,7 @@ import type {
   PaymentStore,
 } from '../store/ports/payment-store.js';
 import { type BaseVerifier, createBaseVerifier } from './base-verifier.js';
+import { redactError, type RedactionSecrets } from './log-redaction.js';
 import {
   issueChallenge,
   offeredChains,
@@ -61,6 +62,7 @@ interface Verifiers {
 export class PaymentGate {
   private readonly verifiers: Verifiers;
   private readonly offered: ReadonlySet<string>;
+  private readonly rpcUrls: readonly string[];
 
   /**
    * @param deps payment configuration, the store, the clock, and `resource`: the public URL of
@@ -76,6 +78,7 @@ export class PaymentGate {
   ) {
     const { config } = deps;
     this.offered = new Set(offeredChains(config));
+    this.rpcUrls = [config.solanaRpcUrl, config.baseRpcUrl];
     this.verifiers = {
       solana:
         config.solanaRecipient === null
@@ -133,6 +136,17 @@ export class PaymentGate {
    *   `chain_unavailable` (503, `retryAfter`) when the chain RPC fails or times out.
    */
   async verify(proof: PaymentProof, urlHash: string): Promise<GateResult<VerifiedPayment>> {
+    try {
+      return await this.verifyProof(proof, urlHash);
+    } catch (error) {
+      throw this.redactThrown(error, proof);
+    }
+  }
+
+  private async verifyProof(
+    proof: PaymentProof,
+    urlHash: string,
+  ): Promise<GateResult<VerifiedPayment>> {
     if (!this.offered.has(proof.chain)) {
       return this.refused(
         await this.refuse(
@@ -168,7 +182,10 @@ export class PaymentGate {
         throw new AppError(
           'chain_unavailable',
           `The ${proof.chain === 'solana' ? 'Solana' : 'Base'} RPC is unavailable; nothing was consumed. Retry the same proof later.`,
-          { cause: error, retryAfter: CHAIN_RETRY_AFTER_SECONDS },
+          {
+            cause: redactError(error, this.secrets(proof), { rpc: error.rpc, chain: error.chain }),
+            retryAfter: CHAIN_RETRY_AFTER_SECONDS,
+          },
         );
       }
       throw error;
@@ -209,6 +226,51 @@ export class PaymentGate {
    * @throws {AppError} `nonce_already_used` (409) when another request claimed the nonce first.
    */
   async claim(payment: VerifiedPayment, urlHash: string): Promise<GateResult<SettlementResponse>> {
+    try {
+      return await this.claimPayment(payment, urlHash);
+    } catch (error) {
+      throw this.redactThrown(error, payment.proof, payment.payer);
+    }
+  }
+
+  /**
+   * What leaves the gate when something threw: an {@link AppError} whose cause went through the
+   * payments module's redaction (`log-redaction.ts`), so whoever logs it (the HTTP error handler)
+   * sees no RPC URL beyond its origin and no proof. A gate-made AppError without a cause (409)
+   * passes as it is; any other error becomes 500 `internal_error`.
+   */
+  private redactThrown(error: unknown, proof: PaymentProof, payer?: string): AppError {
+    if (isAppError(error)) {
+      if (error.cause === undefined || error.code === 'chain_unavailable') return error;
+      return new AppError(error.code, error.message, {
+        cause: redactError(error.cause, this.secrets(proof, payer)),
+        ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
+        ...(error.reason === undefined ? {} : { reason: error.reason }),
+      });
+    }
+    return new AppError(
+      'internal_error',
+      'Internal error; nothing was charged or consumed. Retry later.',
+      {
+        cause: redactError(error, this.secrets(proof, payer)),
+      },
+    );
+  }
+
+  /** The configured RPC URLs and the values of the proof at hand: never logged. */
+  private secrets(proof: PaymentProof, payer?: string): RedactionSecrets {
+    const values =
+      proof.chain === 'solana'
+        ? [proof.txSignature, proof.nonce]
+        : [proof.txHash, proof.walletSig, proof.nonce];
+    if (payer !== undefined) values.push(payer);
+    return { rpcUrls: this.rpcUrls, values };
+  }
+
+  private async claimPayment(
+    payment: VerifiedPayment,
+    urlHash: string,
+  ): Promise<GateResult<SettlementResponse>> {
     const { proof } = payment;
     const claim: PaymentClaim = {
       chain: proof.chain,

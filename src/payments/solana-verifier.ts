@@ -13,6 +13,7 @@
 import { createSolanaRpc, getBase58Encoder, type Signature } from '@solana/kit';
 import { SUPPORTED_MEMO_PROGRAM_ADDRESSES } from '@solana-program/memo';
 
+import { urlOrigin } from './log-redaction.js';
 import type { SolanaProof } from './payment-proof.js';
 import {
   type ChainProbe,
@@ -96,6 +97,7 @@ export interface SolanaVerifier {
  */
 export function createSolanaVerifier(config: SolanaVerifierConfig): SolanaVerifier {
   const rpc = createSolanaRpc(config.rpcUrl);
+  const origin = urlOrigin(config.rpcUrl);
   const probe = async (): Promise<ChainProbe> => {
     try {
       await rpc.getSlot().send({ abortSignal: AbortSignal.timeout(config.timeoutMs) });
@@ -127,7 +129,14 @@ export function createSolanaVerifier(config: SolanaVerifierConfig): SolanaVerifi
       status = statuses.value[0] ?? null;
     } catch (error) {
       if (isRpcRequestBug(error)) throw error;
-      throw new ChainUnavailableError('solana', 'The Solana RPC did not answer', { cause: error });
+      throw new ChainUnavailableError(
+        'solana',
+        origin,
+        `The Solana RPC at ${origin} did not answer`,
+        {
+          cause: error,
+        },
+      );
     }
     return judgeSolanaTransaction(transaction, status, memo, config);
   };

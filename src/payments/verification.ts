@@ -46,11 +46,17 @@ export type Verification =
 /** Readiness of a chain RPC: answering, not answering, or serving another chain than expected. */
 export type ChainProbe = 'ok' | 'unavailable' | 'wrong_chain';
 
-/** The chain RPC could not answer (transport failure, timeout, 429/5xx, wrong chain). */
+/**
+ * The chain RPC could not answer (transport failure, timeout, 429/5xx, wrong chain). `rpc` is the
+ * endpoint's origin only: the configured URL may carry an API key in its path or query. The
+ * `cause` is the RPC client's raw error (it holds the full URL and request): the payment gate
+ * redacts it before the error leaves the payments module (`payments/log-redaction.ts`).
+ */
 export class ChainUnavailableError extends Error {
   override readonly name = 'ChainUnavailableError';
   constructor(
     readonly chain: Chain,
+    readonly rpc: string,
     message: string,
     options?: { cause?: unknown },
   ) {
