@@ -87,11 +87,17 @@ const SAFE_CODE = /^[A-Z][A-Z0-9_]{1,40}$/;
  * placeholder when it does not parse.
  */
 export function urlOrigin(url: string): string {
+  const origin = parseUrl(url)?.origin ?? 'null';
+  return origin === 'null' ? '[url]' : origin;
+}
+
+/** WHATWG parse, null when `text` is not a URL. */
+function parseUrl(text: string): URL | null {
   try {
-    const origin = new URL(url).origin;
-    return origin === 'null' ? '[url]' : origin;
+    // eslint-disable-next-line no-restricted-syntax -- configured RPC endpoints and URLs quoted in error texts, parsed only to cut them to their origin for a log line: never fetched nor judged, so normalizeUrl()'s detection rules do not apply.
+    return new URL(text);
   } catch {
-    return '[url]';
+    return null;
   }
 }
 
@@ -208,31 +214,23 @@ function safeCode(value: unknown): string | undefined {
 /** The ways a configured URL may be printed: as given, as WHATWG serializes it, without `/`. */
 function urlSpellings(url: string): string[] {
   const spellings = new Set<string>([url]);
-  try {
-    const parsed = new URL(url);
+  const parsed = parseUrl(url);
+  if (parsed !== null) {
     spellings.add(parsed.href);
     spellings.add(parsed.href.replace(/\/$/, ''));
-    const withoutUser = new URL(parsed.href);
-    withoutUser.username = '';
-    withoutUser.password = '';
-    spellings.add(withoutUser.href);
+    const withoutUser = `${parsed.protocol}//${parsed.host}${parsed.pathname}${parsed.search}`;
+    spellings.add(withoutUser);
     if (parsed.pathname !== '/' || parsed.search !== '') {
       spellings.add(`${parsed.pathname}${parsed.search}`);
     }
-  } catch {
-    // Not a URL: only the text as given.
   }
   return [...spellings].filter((s) => s.length > 0);
 }
 
 /** Parts of a configured URL that may carry a credential when they appear on their own. */
 function urlSecretParts(url: string): string[] {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return [];
-  }
+  const parsed = parseUrl(url);
+  if (parsed === null) return [];
   const parts: string[] = [];
   const add = (value: string, min: number) => {
     if (value.length < min) return;
