@@ -49,6 +49,8 @@ export interface BaseVerifierConfig {
   minConfirmations: number;
   /** Budget for the batched RPC request, ms. */
   timeoutMs: number;
+  /** Budget of a readiness probe, ms (default `timeoutMs`). */
+  probeTimeoutMs?: number;
 }
 
 /** Verifies Base proofs against one RPC endpoint and recipient. */
@@ -75,13 +77,21 @@ export function createBaseVerifier(config: BaseVerifierConfig): BaseVerifier {
       timeout: config.timeoutMs,
     }),
   });
+  // Probes have their own, shorter budget (a load balancer waits for them).
+  const probeClient = createPublicClient({
+    chain: base,
+    transport: http(config.rpcUrl, {
+      retryCount: 0,
+      timeout: config.probeTimeoutMs ?? config.timeoutMs,
+    }),
+  });
   const rpc = urlOrigin(config.rpcUrl);
   const recipient = getAddress(config.recipient);
   const usdc = getAddress(config.usdc);
 
   const probe = async (): Promise<ChainProbe> => {
     try {
-      return (await client.getChainId()) === BASE_CHAIN_ID ? 'ok' : 'wrong_chain';
+      return (await probeClient.getChainId()) === BASE_CHAIN_ID ? 'ok' : 'wrong_chain';
     } catch {
       return 'unavailable';
     }

@@ -30,12 +30,21 @@ import {
 } from './payment-challenge.js';
 import type { PaymentConfig } from './payment-config.js';
 import type { PaymentInvalidReason } from './payment-invalid-reason.js';
-import type { PaymentProof, SettlementResponse } from './payment-proof.js';
+import type { Chain, PaymentProof, SettlementResponse } from './payment-proof.js';
 import { createSolanaVerifier, type SolanaVerifier } from './solana-verifier.js';
 import { type ChainProbe, ChainUnavailableError, type Verification } from './verification.js';
 
 /** Seconds a caller should wait after a chain outage before retrying the same proof. */
 export const CHAIN_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Longest a readiness probe of a chain RPC waits (ms): load balancers time their checks out after
+ * a few seconds (HAProxy's default `timeout check` is the connect timeout), so the answer must
+ * come sooner, whatever CHAIN_RPC_TIMEOUT_MS allows a verification.
+ */
+export const PROBE_TIMEOUT_MS = 2000;
+/** How long one probe's result answers every readiness check (ms). */
+export const PROBE_CACHE_MS = 5000;
 
 /** A proof that verified on chain and waits for its claim. */
 export interface VerifiedPayment {
@@ -63,6 +72,8 @@ export class PaymentGate {
   private readonly verifiers: Verifiers;
   private readonly offered: ReadonlySet<string>;
   private readonly rpcUrls: readonly string[];
+  /** The last chain probe (a promise, so callers during a probe share it). */
+  private probe: { at: number; result: Promise<Partial<Record<Chain, ChainProbe>>> } | null = null;
 
   /**
    * @param deps payment configuration, the store, the clock, and `resource`: the public URL of
@@ -90,6 +101,7 @@ export class PaymentGate {
               minAmountAtomic: config.priceAtomic,
               commitment: config.solanaCommitment,
               timeoutMs: config.chainRpcTimeoutMs,
+              probeTimeoutMs: Math.min(PROBE_TIMEOUT_MS, config.chainRpcTimeoutMs),
             }),
       base:
         config.baseRecipient === null
@@ -101,21 +113,29 @@ export class PaymentGate {
               minAmountAtomic: config.priceAtomic,
               minConfirmations: config.baseMinConfirmations,
               timeoutMs: config.chainRpcTimeoutMs,
+              probeTimeoutMs: Math.min(PROBE_TIMEOUT_MS, config.chainRpcTimeoutMs),
             }),
     };
   }
 
   /**
-   * Readiness of the RPC of each offered chain (README, `GET /v1/ready`), probed in parallel within the
-   * RPC time budget.
+   * Readiness of the RPC of each offered chain (README, `GET /v1/ready`), probed in parallel, each
+   * within {@link PROBE_TIMEOUT_MS} (or the RPC budget when shorter). One probe serves every
+   * caller for {@link PROBE_CACHE_MS}, and callers during a probe share it, so a storm of
+   * readiness checks costs each RPC at most one request every few seconds.
+   *
+   * @returns chain → `ok`, `unavailable` or `wrong_chain`; no entry for a chain not offered.
    */
-  async probeChains(): Promise<Partial<Record<'solana' | 'base', ChainProbe>>> {
-    const entries = await Promise.all(
+  probeChains(): Promise<Partial<Record<'solana' | 'base', ChainProbe>>> {
+    const now = this.deps.clock.now();
+    if (this.probe !== null && now - this.probe.at < PROBE_CACHE_MS) return this.probe.result;
+    const result = Promise.all(
       (['solana', 'base'] as const)
         .filter((chain) => this.verifiers[chain] !== null)
         .map(async (chain) => [chain, await this.verifier(chain).probe()] as const),
-    );
-    return Object.fromEntries(entries);
+    ).then((entries) => Object.fromEntries(entries));
+    this.probe = { at: now, result };
+    return result;
   }
 
   /** 402 `payment_required` with a new nonce bound to `urlHash` (SHA-256 hex of the URL). */

@@ -41,6 +41,8 @@ export interface SolanaVerifierConfig {
   commitment: 'confirmed' | 'finalized';
   /** Budget for both RPC calls together, ms. */
   timeoutMs: number;
+  /** Budget of a readiness probe, ms (default `timeoutMs`). */
+  probeTimeoutMs?: number;
 }
 
 /** The subset of a `jsonParsed` instruction we read (parsed or partially decoded). */
@@ -100,7 +102,9 @@ export function createSolanaVerifier(config: SolanaVerifierConfig): SolanaVerifi
   const origin = urlOrigin(config.rpcUrl);
   const probe = async (): Promise<ChainProbe> => {
     try {
-      await rpc.getSlot().send({ abortSignal: AbortSignal.timeout(config.timeoutMs) });
+      await rpc
+        .getSlot()
+        .send({ abortSignal: AbortSignal.timeout(config.probeTimeoutMs ?? config.timeoutMs) });
       return 'ok';
     } catch {
       return 'unavailable';

@@ -340,6 +340,7 @@ describe('a BASE_RPC_URL that serves another chain', () => {
       expect(ready.json()).toEqual({
         status: 'ready',
         store: 'ok',
+        payments: 'unavailable',
         chains: { solana: 'unavailable', base: 'wrong_chain' },
       });
     } finally {

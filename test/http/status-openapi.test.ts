@@ -5,7 +5,14 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 
-import { BASE_RECIPIENT, CHAIN_ENV, type TestContext, useTestApp } from '../helpers/test-app.js';
+import { startCountingRpc } from '../helpers/counting-rpc.js';
+import {
+  BASE_RECIPIENT,
+  CHAIN_ENV,
+  SOLANA_RECIPIENT,
+  type TestContext,
+  useTestApp,
+} from '../helpers/test-app.js';
 
 const startApp = useTestApp({ env: { PUBLIC_BASE_URL: 'https://api.linkguard.example.com' } });
 
@@ -37,6 +44,19 @@ describe('GET /v1/status', () => {
       chains: ['base'],
     });
   });
+
+  it('reports no chain when no recipient is configured (the 402 then offers none)', async () => {
+    const { app } = await start({});
+    const response = await app.inject({ method: 'GET', url: '/v1/status' });
+    expect(response.json()).toEqual({ status: 'ok', version: '1.0.0', chain: null, chains: [] });
+    const challenge = await app.inject({
+      method: 'POST',
+      url: '/v1/detect',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ url: 'https://example.com/' }),
+    });
+    expect(challenge.json()).toMatchObject({ payment: null, accepts: [] });
+  });
 });
 
 describe('GET /v1/ready', () => {
@@ -48,6 +68,7 @@ describe('GET /v1/ready', () => {
     expect(up.json()).toEqual({
       status: 'ready',
       store: 'ok',
+      payments: 'unavailable',
       chains: { solana: 'unavailable', base: 'unavailable' },
     });
     await store.close();
@@ -55,6 +76,104 @@ describe('GET /v1/ready', () => {
     expect(down.statusCode).toBe(503);
     expect(down.json()).toMatchObject({ status: 'unavailable', store: 'unavailable' });
   });
+
+  it('with both chain RPCs down, says payments unavailable; ?require=payments makes it 503', async () => {
+    const { app } = await start();
+    const lenient = await app.inject({ method: 'GET', url: '/v1/ready' });
+    expect(lenient.statusCode).toBe(200);
+    expect(lenient.json()).toMatchObject({ status: 'ready', payments: 'unavailable' });
+    const strict = await app.inject({ method: 'GET', url: '/v1/ready?require=payments' });
+    expect(strict.statusCode).toBe(503);
+    expect(strict.json()).toMatchObject({
+      status: 'unavailable',
+      store: 'ok',
+      payments: 'unavailable',
+    });
+    const unknown = await app.inject({ method: 'GET', url: '/v1/ready?require=everything' });
+    expect(unknown.statusCode).toBe(400);
+  });
+
+  it('says payments degraded when one chain answers, and stays ready with require=payments', async () => {
+    // A JSON-RPC node answering every method (getSlot included) stands in for a live Solana RPC;
+    // Base's RPC answers 500.
+    const answering = await startCountingRpc('ethereum');
+    const failing = await startCountingRpc('fail');
+    try {
+      const { app } = await start({
+        ...CHAIN_ENV,
+        SOLANA_RPC_URL: answering.url,
+        BASE_RPC_URL: failing.url,
+      });
+      const response = await app.inject({ method: 'GET', url: '/v1/ready?require=payments' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({
+        status: 'ready',
+        store: 'ok',
+        payments: 'degraded',
+        chains: { solana: 'ok', base: 'unavailable' },
+      });
+    } finally {
+      await answering.close();
+      await failing.close();
+    }
+  });
+
+  it('an enterprise-key-only deployment (no chain offered) is ready with payments off', async () => {
+    const { app } = await start({});
+    const response = await app.inject({ method: 'GET', url: '/v1/ready' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ready', store: 'ok', payments: 'off', chains: {} });
+    const strict = await app.inject({ method: 'GET', url: '/v1/ready?require=payments' });
+    expect(strict.statusCode).toBe(503);
+  });
+
+  it('probes each RPC at most once per 5 s, however many checks arrive', async () => {
+    const rpc = await startCountingRpc('fail');
+    try {
+      const { app, clock } = await start({
+        ...CHAIN_ENV,
+        SOLANA_RPC_URL: rpc.url,
+        BASE_RPC_URL: rpc.url,
+      });
+      const storm = await Promise.all(
+        Array.from({ length: 20 }, () => app.inject({ method: 'GET', url: '/v1/ready' })),
+      );
+      expect(storm.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+      // One probe per chain (viem and kit send one HTTP request each).
+      expect(rpc.requests()).toBe(2);
+      clock.advance(4_999);
+      await app.inject({ method: 'GET', url: '/v1/ready' });
+      expect(rpc.requests()).toBe(2);
+      clock.advance(1);
+      await app.inject({ method: 'GET', url: '/v1/ready' });
+      expect(rpc.requests()).toBe(4);
+    } finally {
+      await rpc.close();
+    }
+  });
+
+  it(
+    'answers within the probe bound when an RPC never answers, whatever CHAIN_RPC_TIMEOUT_MS',
+    { timeout: 8_000 },
+    async () => {
+      const hung = await startCountingRpc('hang');
+      try {
+        const { app } = await start({
+          SOLANA_RECIPIENT,
+          SOLANA_RPC_URL: hung.url,
+          CHAIN_RPC_TIMEOUT_MS: '30000',
+        });
+        // The test's own 8 s timeout is the bound: a probe waiting for the RPC budget would take 30 s.
+        const response = await app.inject({ method: 'GET', url: '/v1/ready' });
+        expect(response.json()).toMatchObject({
+          payments: 'unavailable',
+          chains: { solana: 'unavailable' },
+        });
+      } finally {
+        await hung.close();
+      }
+    },
+  );
 });
 
 interface OpenApiDoc {

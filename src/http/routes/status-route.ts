@@ -1,10 +1,16 @@
 /**
  * @module http/routes/status-route
- * `GET /v1/status` (spec §4.2, DESIGN §4.14): liveness with the service version and the chains
- * this instance accepts; `GET /v1/ready`: readiness, which checks the store and reports the RPC of
- * each offered chain. Only the store decides readiness: a chain RPC is shared by every instance,
- * so pulling instances out of a load balancer for its outage would also stop enterprise traffic
- * that needs no chain; paid requests answer 503 `chain_unavailable` meanwhile.
+ * `GET /v1/status` (spec §4.2, README "API"): liveness with the service version and the chains
+ * this instance actually offers (`chain` is null and `chains` empty when no recipient is
+ * configured: the 402 then points to enterprise keys). `GET /v1/ready`: readiness. The store
+ * decides the status code by default: a chain RPC is shared by every instance, so pulling
+ * instances out of a load balancer for its outage would also stop enterprise traffic that needs
+ * no chain (paid requests answer 503 `chain_unavailable` meanwhile). The body says `payments`
+ * (`ok`, `degraded`: some offered chain's RPC fails, `unavailable`: every one fails, `off`: none
+ * offered) and each chain's probe, so a balancer can match on it; a pool that serves paid
+ * traffic only asks `?require=payments`, which is 503 while no offered chain answers
+ * (docs/decisions.md, "Hardening (issue 14)"). Chain probes are bounded in time and shared for a
+ * few seconds (`PaymentGate.probeChains`).
  */
 import Type from 'typebox';
 
@@ -21,9 +27,13 @@ export const StatusSchema = Type.Object(
   {
     status: Type.Literal('ok'),
     version: Type.String(),
-    chain: ChainSchema,
+    chain: Type.Union([ChainSchema, Type.Null()], {
+      description:
+        'The preferred payment chain (the first of `chains`); null when no chain is offered',
+    }),
     chains: Type.Array(ChainSchema, {
-      description: 'Chains on which this instance accepts payment',
+      description:
+        'Chains on which this instance accepts payment (those with a configured recipient); empty: enterprise keys only',
     }),
   },
   { $id: 'Status' },
@@ -35,14 +45,49 @@ const ChainProbeSchema = Type.Union([
   Type.Literal('wrong_chain'),
 ]);
 
+const PaymentsReadinessSchema = Type.Union(
+  [Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable'), Type.Literal('off')],
+  {
+    description:
+      'ok: every offered chain RPC answers; degraded: some fail; unavailable: all fail; off: no chain offered',
+  },
+);
+
 const ReadySchema = Type.Object({
   status: Type.Union([Type.Literal('ready'), Type.Literal('unavailable')]),
   store: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  payments: PaymentsReadinessSchema,
   chains: Type.Object(
     { solana: Type.Optional(ChainProbeSchema), base: Type.Optional(ChainProbeSchema) },
-    { description: 'RPC of each offered chain; informational, does not decide readiness' },
+    {
+      description:
+        'RPC of each offered chain (probed at most every few seconds); decides the status code only with ?require=payments',
+    },
   ),
 });
+
+const ReadyQuerySchema = Type.Object(
+  {
+    require: Type.Optional(
+      Type.Literal('payments', {
+        description:
+          'Also answer 503 while payments are unavailable (no offered chain RPC answers, or none offered)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+type PaymentsReadiness = 'ok' | 'degraded' | 'unavailable' | 'off';
+
+/** Payments readiness from the probes of the offered chains. */
+function paymentsReadiness(probes: Partial<Record<string, string>>): PaymentsReadiness {
+  const states = Object.values(probes);
+  if (states.length === 0) return 'off';
+  const ok = states.filter((state) => state === 'ok').length;
+  if (ok === states.length) return 'ok';
+  return ok === 0 ? 'unavailable' : 'degraded';
+}
 
 export function registerStatusRoutes(
   app: TypedApp,
@@ -52,7 +97,7 @@ export function registerStatusRoutes(
   const body = {
     status: 'ok' as const,
     version: SERVICE_VERSION,
-    chain: chains[0] ?? ('solana' as const),
+    chain: chains[0] ?? null,
     chains,
   };
 
@@ -74,8 +119,11 @@ export function registerStatusRoutes(
     {
       schema: {
         summary: 'Readiness check',
-        description: 'Checks the store (503 while it is unavailable) and reports the chain RPCs.',
+        description:
+          'Checks the store (503 while it is unavailable) and reports payments and each chain RPC. ' +
+          'With ?require=payments, also 503 while payments are unavailable or off.',
         tags: ['status'],
+        querystring: ReadyQuerySchema,
         response: { 200: ReadySchema, 503: ReadySchema },
       },
     },
@@ -90,8 +138,12 @@ export function registerStatusRoutes(
         ),
         deps.payments.probeChains(),
       ]);
-      if (store === 'ok') return { status: 'ready' as const, store, chains };
-      return reply.code(503).send({ status: 'unavailable' as const, store, chains });
+      const payments = paymentsReadiness(chains);
+      const ready =
+        store === 'ok' &&
+        (request.query.require !== 'payments' || payments === 'ok' || payments === 'degraded');
+      if (ready) return { status: 'ready' as const, store, payments, chains };
+      return reply.code(503).send({ status: 'unavailable' as const, store, payments, chains });
     },
   );
 }
