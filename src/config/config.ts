@@ -152,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     baseRpcUrl: rpcUrlVar(env, 'BASE_RPC_URL', BASE_PUBLIC_RPC_URL),
     baseMinConfirmations: intVar(env, 'BASE_MIN_CONFIRMATIONS', 2, 1, 1000),
     chainRpcTimeoutMs: intVar(env, 'CHAIN_RPC_TIMEOUT_MS', 5000, 100, 60_000),
+    serverSecret: serverSecretVar(env),
   };
   const config: Config = {
     port,
@@ -382,6 +383,19 @@ function secretVar(env: Env, name: string): string | null {
   if (value === undefined) return null;
   if (!/^[\x21-\x7e]{8,512}$/.test(value)) {
     throw new ConfigError(`${name} must be 8–512 printable characters without spaces`);
+  }
+  return value;
+}
+
+/**
+ * LINKGUARD_SECRET: the server secret that keys the payment nonces' URL binding (HMAC-SHA256),
+ * at least 32 characters (`openssl rand -hex 32` gives 64). Unset: the store keeps a generated one
+ * (docs/decisions.md, "Hardening (issue 14)").
+ */
+function serverSecretVar(env: Env): string | null {
+  const value = secretVar(env, 'LINKGUARD_SECRET');
+  if (value !== null && value.length < 32) {
+    throw new ConfigError('LINKGUARD_SECRET must be at least 32 characters (openssl rand -hex 32)');
   }
   return value;
 }

@@ -32,4 +32,9 @@ export interface PaymentConfig {
   baseMinConfirmations: number;
   /** Budget for the RPC calls of one verification, ms (CHAIN_RPC_TIMEOUT_MS, default 5000). */
   chainRpcTimeoutMs: number;
+  /**
+   * Secret keying the URL binding of payment nonces (LINKGUARD_SECRET); null: a secret generated
+   * once and kept in the store, shared by every instance on it.
+   */
+  serverSecret: string | null;
 }

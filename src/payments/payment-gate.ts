@@ -12,6 +12,8 @@
  * the claim, so the same proof works on retry. A pending payment keeps its nonce (the 402 re-
  * issues the same one with `Retry-After`); every other failure issues a fresh nonce as well.
  */
+import { createHmac, randomBytes } from 'node:crypto';
+
 import type { Clock } from '../clock.js';
 import { AppError, isAppError } from '../errors.js';
 import type {
@@ -43,6 +45,9 @@ export const CHAIN_RETRY_AFTER_SECONDS = 5;
  * come sooner, whatever CHAIN_RPC_TIMEOUT_MS allows a verification.
  */
 export const PROBE_TIMEOUT_MS = 2000;
+/** Name of the stored server secret, and the HMAC's domain label. */
+const NONCE_URL_KEY = 'payment-nonce-url';
+
 /** How long one probe's result answers every readiness check (ms). */
 export const PROBE_CACHE_MS = 5000;
 
@@ -73,6 +78,8 @@ export class PaymentGate {
   private readonly offered: ReadonlySet<string>;
   private readonly rpcUrls: readonly string[];
   /** The last chain probe (a promise, so callers during a probe share it). */
+  /** The server secret keying nonce URL bindings, loaded once (null: not yet, or failed). */
+  private secret: Promise<string> | null = null;
   private probe: { at: number; result: Promise<Partial<Record<Chain, ChainProbe>>> } | null = null;
 
   /**
@@ -139,13 +146,38 @@ export class PaymentGate {
   }
 
   /** 402 `payment_required` with a new nonce bound to `urlHash` (SHA-256 hex of the URL). */
-  challenge(urlHash: string, message: string): Promise<PaymentChallengeBody> {
-    return this.issue({ urlHash, error: 'payment_required', message });
+  async challenge(urlHash: string, message: string): Promise<PaymentChallengeBody> {
+    return this.issue({ urlHash: await this.urlKey(urlHash), error: 'payment_required', message });
   }
 
   /** 402 `payment_invalid` for a proof that is not well-formed (no RPC was made). */
   async malformed(urlHash: string, detail: string): Promise<PaymentRefusal> {
-    return this.refuse(urlHash, 'malformed_proof', detail);
+    return this.refuse(await this.urlKey(urlHash), 'malformed_proof', detail);
+  }
+
+  /**
+   * What a nonce row stores to bind it to a URL: HMAC-SHA256 of the URL's SHA-256 under the
+   * server secret (LINKGUARD_SECRET, else the one kept in the store), so the table cannot be used
+   * to test guesses of the URLs people paid for (issue 14; docs/decisions.md).
+   */
+  private async urlKey(urlHash: string): Promise<string> {
+    this.secret ??= this.loadSecret().catch((error: unknown) => {
+      this.secret = null; // a store outage must not stick: the next request asks again
+      throw error;
+    });
+    return createHmac('sha256', await this.secret)
+      .update(`${NONCE_URL_KEY}:${urlHash}`)
+      .digest('hex');
+  }
+
+  private async loadSecret(): Promise<string> {
+    const configured = this.deps.config.serverSecret;
+    if (configured !== null) return configured;
+    return this.deps.store.serverSecret(
+      NONCE_URL_KEY,
+      randomBytes(32).toString('hex'),
+      this.deps.clock.now(),
+    );
   }
 
   /**
@@ -157,7 +189,7 @@ export class PaymentGate {
    */
   async verify(proof: PaymentProof, urlHash: string): Promise<GateResult<VerifiedPayment>> {
     try {
-      return await this.verifyProof(proof, urlHash);
+      return await this.verifyProof(proof, await this.urlKey(urlHash));
     } catch (error) {
       throw this.redactThrown(error, proof);
     }
@@ -247,7 +279,7 @@ export class PaymentGate {
    */
   async claim(payment: VerifiedPayment, urlHash: string): Promise<GateResult<SettlementResponse>> {
     try {
-      return await this.claimPayment(payment, urlHash);
+      return await this.claimPayment(payment, await this.urlKey(urlHash));
     } catch (error) {
       throw this.redactThrown(error, payment.proof, payment.payer);
     }

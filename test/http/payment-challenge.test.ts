@@ -3,7 +3,7 @@
  * §4.6): both body shapes, the stored nonce, the configurable prefix, which chains are offered.
  * Proofs: payment-proofs.test.ts (no chain) and test/payments/ (real local chains).
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 
 import Database from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
@@ -29,6 +29,14 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 const TTL_MS = 600_000;
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+/** The nonce's URL binding: HMAC-SHA256 of the URL's SHA-256 under the server secret. */
+const urlKey = (secret: string, url: string): string =>
+  createHmac('sha256', secret)
+    .update(`payment-nonce-url:${sha256(url)}`)
+    .digest('hex');
+/** The secret the store keeps (the candidate is ignored once one exists). */
+const storedSecret = (store: TestContext['store']): Promise<string> =>
+  store.payments.serverSecret('payment-nonce-url', 'not-used', 0);
 const challengeValidator = Compile(PaymentChallengeSchema);
 
 interface Option extends Record<string, unknown> {
@@ -160,27 +168,45 @@ describe('402 payment_required', () => {
     expect(PaymentRequirementsSchema.safeParse(broken).success).toBe(false);
   });
 
-  it('stores the nonce with the clock time, a 600 s life and the hash of the normalized URL', async () => {
+  it('stores the nonce with the clock time, a 600 s life and the keyed digest of the normalized URL', async () => {
     const { app, store } = await start(bothChains);
     const body = expectChallenge(
       await detect(app, { url: 'HTTPS://PayPal.COM' }),
       'payment_required',
     );
     const nonce = body.payment?.nonce ?? '';
+    const secret = await storedSecret(store);
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
     expect(await store.payments.findNonce(nonce)).toEqual({
       nonce,
-      urlHash: sha256('https://paypal.com/'),
+      urlHash: urlKey(secret, 'https://paypal.com/'),
       issuedAt: T0,
       expiresAt: T0 + TTL_MS,
       consumedAt: null,
     });
   });
 
+  it('never stores the plain SHA-256 of the URL (a guessable URL could be tested against it)', async () => {
+    const { app, store } = await start(bothChains);
+    const body = expectChallenge(await detect(app, { url: 'paypal.com' }), 'payment_required');
+    const stored = await store.payments.findNonce(body.payment?.nonce ?? '');
+    expect(stored?.urlHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(stored?.urlHash).not.toBe(sha256('https://paypal.com/'));
+  });
+
+  it('keys the binding with LINKGUARD_SECRET when it is set', async () => {
+    const secret = 'k'.repeat(40);
+    const { app, store } = await start({ ...bothChains, LINKGUARD_SECRET: secret });
+    const body = expectChallenge(await detect(app, { url: 'paypal.com' }), 'payment_required');
+    const stored = await store.payments.findNonce(body.payment?.nonce ?? '');
+    expect(stored?.urlHash).toBe(urlKey(secret, 'https://paypal.com/'));
+  });
+
   it('binds the nonce of a bare host to its https:// form', async () => {
     const { app, store } = await start(bothChains);
     const body = expectChallenge(await detect(app, { url: 'metamask.io' }), 'payment_required');
     const stored = await store.payments.findNonce(body.payment?.nonce ?? '');
-    expect(stored?.urlHash).toBe(sha256('https://metamask.io/'));
+    expect(stored?.urlHash).toBe(urlKey(await storedSecret(store), 'https://metamask.io/'));
   });
 
   it('issues a new nonce on every 402', async () => {

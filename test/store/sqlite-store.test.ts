@@ -326,6 +326,23 @@ describe('migrate', () => {
     db.close();
   });
 
+  it('006 removes the plain URL digests of existing nonces (consumed: cleared, unconsumed: deleted)', () => {
+    migrate(db, MIGRATIONS.slice(0, 5));
+    const insert = db.prepare(
+      'INSERT INTO payment_nonces (nonce, url_hash, issued_at, expires_at, consumed_at) VALUES (?, ?, 0, 600000, ?)',
+    );
+    insert.run('paid', 'a'.repeat(64), 1000);
+    insert.run('pending', 'b'.repeat(64), null);
+    db.prepare(
+      "INSERT INTO payment_claims (chain, tx_id, nonce, payer, amount_atomic, claimed_at) VALUES ('base', '0x1', 'paid', 'p', '10000', 1000)",
+    ).run();
+    expect(migrate(db)).toEqual([6]);
+    expect(db.prepare('SELECT nonce, url_hash AS urlHash FROM payment_nonces').all()).toEqual([
+      { nonce: 'paid', urlHash: '' },
+    ]);
+    expect(tables()).toContain('server_secrets');
+  });
+
   it('numbers the shipped migrations 1..n without gaps', () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
   });

@@ -333,6 +333,25 @@ export function describeStoreContract(name: string, open: () => Promise<Store>):
       });
     });
 
+    describe('server secrets', () => {
+      it('keeps the first secret stored under a name; every later caller gets that one', async () => {
+        const candidates = Array.from({ length: 8 }, (_, i) => String(i).repeat(64));
+        const answers = await Promise.all(
+          candidates.map((candidate) =>
+            store.payments.serverSecret('payment-nonce-url', candidate, 1),
+          ),
+        );
+        expect(new Set(answers).size).toBe(1);
+        expect(candidates).toContain(answers[0]);
+        expect(await store.payments.serverSecret('payment-nonce-url', 'f'.repeat(64), 2)).toBe(
+          answers[0],
+        );
+        expect(await store.payments.serverSecret('another', 'e'.repeat(64), 2)).toBe(
+          'e'.repeat(64),
+        );
+      });
+    });
+
     describe('nonces', () => {
       const nonce = (id: string, expiresAt: number, urlHash = 'a'.repeat(64)) => ({
         nonce: id,

@@ -11,7 +11,11 @@
 export interface IssuedNonce {
   /** UUIDv4. */
   nonce: string;
-  /** SHA-256 (hex) of the normalized URL the nonce was issued for; the URL itself is not kept. */
+  /**
+   * HMAC-SHA256 (hex) of the normalized URL's SHA-256 under the server's nonce key
+   * (`PaymentGate`): binds the nonce to its URL without letting anyone who reads the table test
+   * guesses of the URL. The URL itself is not kept. Empty on rows consumed before the key existed.
+   */
   urlHash: string;
   issuedAt: number;
   expiresAt: number;
@@ -63,4 +67,13 @@ export interface PaymentStore {
   claimPayment(claim: PaymentClaim, urlHash: string): Promise<ClaimOutcome>;
   /** The claim of a transaction id, or null when it never paid for a request. */
   findClaim(chain: PaymentClaim['chain'], txId: string): Promise<PaymentClaim | null>;
+  /**
+   * The server secret named `name`, shared by every process on this store: the stored one, or
+   * `candidate` after storing it when there was none (first writer wins, atomically, so
+   * instances starting together agree).
+   *
+   * @param candidate a fresh random secret (hex) to store when none exists.
+   * @returns the secret every process uses (hex).
+   */
+  serverSecret(name: string, candidate: string, now: number): Promise<string>;
 }

@@ -48,6 +48,21 @@ export class PgPaymentStore implements PaymentStore {
     return rows[0] ?? null;
   }
 
+  async serverSecret(name: string, candidate: string, now: number): Promise<string> {
+    await this.db.query(
+      `INSERT INTO server_secrets (name, value, created_at) VALUES ($1, $2, $3)
+        ON CONFLICT (name) DO NOTHING`,
+      [name, candidate, now],
+    );
+    const { rows } = await this.db.query<{ value: string }>(
+      'SELECT value FROM server_secrets WHERE name = $1',
+      [name],
+    );
+    const row = rows[0];
+    if (row === undefined) throw new Error(`server secret ${name} was not stored`);
+    return row.value;
+  }
+
   async purgeExpiredNonces(before: number): Promise<number> {
     // Consumed nonces stay: they belong to a served, paid request (and its claim refers to them).
     const result = await this.db.query(

@@ -105,6 +105,21 @@ export class SqlitePaymentStore implements PaymentStore {
     });
   }
 
+  serverSecret(name: string, candidate: string, now: number): Promise<string> {
+    return asPromise(() => {
+      this.#db
+        .prepare(
+          'INSERT INTO server_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
+        )
+        .run(name, candidate, now);
+      const row = this.#db
+        .prepare<[string], { value: string }>('SELECT value FROM server_secrets WHERE name = ?')
+        .get(name);
+      if (row === undefined) throw new Error(`server secret ${name} was not stored`);
+      return row.value;
+    });
+  }
+
   findClaim(chain: PaymentClaim['chain'], txId: string): Promise<PaymentClaim | null> {
     return asPromise(() => {
       const row = this.#findClaim.get(chain, txId);
