@@ -50,7 +50,8 @@ export async function verifyMcpBearer(
 ): Promise<McpGrant | null> {
   const presented = readAuthorization(header);
   if (presented.kind === 'none') return null;
-  if (presented.kind !== 'bearer') throw new McpAuthError('invalid_request', BEARER_GRAMMAR_MESSAGE);
+  if (presented.kind !== 'bearer')
+    throw new McpAuthError('invalid_request', BEARER_GRAMMAR_MESSAGE);
   const { token } = presented;
   if (looksLikeAccessToken(token)) {
     const subject = await authenticateAccessToken(ctx, token);

@@ -85,7 +85,10 @@ export async function registerOAuthRoutes(
           .send({ error: 'server_error', error_description: 'Internal error' });
       }
       // RFC 6749 §5.2: a client that tried the Authorization header gets a Basic challenge.
-      if (refusal.code === 'invalid_client' && (request.headers.authorization ?? '').trim() !== '') {
+      if (
+        refusal.code === 'invalid_client' &&
+        (request.headers.authorization ?? '').trim() !== ''
+      ) {
         void reply.header('www-authenticate', 'Basic realm="linkguard"');
       }
       return reply.code(refusal.status).headers(NO_STORE).send(refusal.body());

@@ -25,7 +25,11 @@ afterEach(async () => {
   for (const agent of agents.splice(0)) await agent.close();
   for (const server of servers.splice(0)) {
     server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   }
 });
 
