@@ -94,3 +94,19 @@ export class AppError extends Error {
 export function isAppError(value: unknown): value is AppError {
   return value instanceof Error && value.name === 'AppError' && 'code' in value;
 }
+
+/**
+ * A message for a person: `message` as a sentence (a full stop added when it ends without
+ * one), followed by `Retry in N s.` when `retryAfter` is given and the message does not say so
+ * already (docs/decisions.md, decision 139).
+ *
+ * @param message an error message, e.g. an {@link AppError}'s.
+ * @param retryAfter seconds, or undefined.
+ * @example withRetryHint('The rate limit of this key is spent', 12) // 'The rate limit of this key is spent. Retry in 12 s.'
+ */
+export function withRetryHint(message: string, retryAfter: number | undefined): string {
+  const trimmed = message.trim();
+  const sentence = /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+  if (retryAfter === undefined || /\bRetry in \d+ s\.$/.test(sentence)) return sentence;
+  return `${sentence} Retry in ${String(retryAfter)} s.`;
+}

@@ -9,21 +9,26 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { ApiKeyRecord, KeyStore } from '../store/ports/key-store.js';
 import { hashApiKey, hashesEqual, isWellFormedApiKey } from './api-key.js';
+import { BEARER_GRAMMAR_MESSAGE, readAuthorization } from './authorization-header.js';
 
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+/** `reason` of the 401 for an Authorization header outside the Bearer grammar (decision 137). */
+export const MALFORMED_AUTHORIZATION_REASON = 'malformed_authorization';
 
 /**
- * The raw token of an `Authorization: Bearer …` header, or null when there is no Bearer header.
+ * The raw token of an `Authorization: Bearer …` header (RFC 6750 §2.1, read by
+ * `readAuthorization()`), or null when there is no Authorization header.
  *
- * @throws {AppError} `invalid_api_key` for an Authorization header that is not a single Bearer
- *   token: a malformed credential is a failed authentication, not an absent one.
+ * @throws {AppError} `invalid_api_key`, reason `malformed_authorization`, for an Authorization
+ *   header that is not one Bearer token in that grammar (another scheme, a tab after `Bearer`,
+ *   two tokens): a malformed credential is a failed authentication, not an absent one.
  */
-export function bearerToken(header: string | undefined): string | null {
-  if (header === undefined || header.trim() === '') return null;
-  const match = BEARER.exec(header);
-  if (match === null)
-    throw new AppError('invalid_api_key', 'Authorization must be "Bearer <API key>"');
-  return match[1] ?? null;
+export function bearerToken(header: string | string[] | undefined): string | null {
+  const presented = readAuthorization(header);
+  if (presented.kind === 'none') return null;
+  if (presented.kind === 'bearer') return presented.token;
+  throw new AppError('invalid_api_key', BEARER_GRAMMAR_MESSAGE, {
+    reason: MALFORMED_AUTHORIZATION_REASON,
+  });
 }
 
 /**

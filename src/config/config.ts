@@ -5,6 +5,8 @@
  * a message naming the variable. Every variable is documented in the README's configuration
  * table with its default.
  */
+import ipaddr from 'ipaddr.js';
+
 import { FEED_FORMATS, type FeedFormat } from '../intel/feeds/raw-feed-entry.js';
 import { parseResolveOverrides, type ResolveOverride } from '../net/resolve-override.js';
 import type { LogLevel } from '../observability/logger.js';
@@ -15,8 +17,8 @@ import type { StoreLocation } from '../store/open-store.js';
 
 export type { LlmConfig, LogLevel, PageConfig, PaymentConfig, StoreLocation, VerdictTtlConfig };
 
-/** Proxy trust as Fastify's `trustProxy` option understands it. */
-export type TrustProxy = boolean | number | string[];
+/** Proxy trust as Fastify's `trustProxy` option understands it: none, a hop count, or a list. */
+export type TrustProxy = false | number | string[];
 
 /** Typed, validated, frozen service configuration. */
 export interface Config {
@@ -39,7 +41,10 @@ export interface Config {
   redisKeyPrefix: string;
   /** Public origin used in the 402 `resource` and OpenAPI `servers` (PUBLIC_BASE_URL). */
   publicBaseUrl: string;
-  /** Which proxies to trust for the client address (TRUST_PROXY, default false). */
+  /**
+   * Which proxies to trust for the client address (TRUST_PROXY, default false): a hop count or
+   * a list of proxy addresses/CIDRs; never every hop.
+   */
   trustProxy: TrustProxy;
   /** pino level (LOG_LEVEL, default info). */
   logLevel: LogLevel;
@@ -285,15 +290,40 @@ function rpcUrlVar(env: Env, name: string, fallback: string): string {
   return value;
 }
 
+/** Names proxy-addr (Fastify's `trustProxy`) accepts in a list beside addresses and CIDRs. */
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY (docs/decisions.md, decision 138): unset or `false` (the socket's address is the
+ * client's), a hop count (the last `n` hops are proxies: the server must be reachable only
+ * through them), or a comma-separated list of the proxies' addresses, CIDRs or proxy-addr's
+ * names `loopback`, `linklocal`, `uniquelocal` (only a peer in the list is believed). `true`
+ * (trust every hop) is refused: the client address would be the first X-Forwarded-For entry,
+ * which the client writes itself, so it could choose the address its limits count.
+ */
 function trustProxyVar(env: Env): TrustProxy {
   const value = raw(env, 'TRUST_PROXY');
+  const usage =
+    'TRUST_PROXY must be false, a hop count or a comma-separated list of proxy addresses/CIDRs';
   if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value);
-  const list = value.split(',').map((s) => s.trim());
-  if (list.some((s) => !/^[0-9a-fA-F.:/]+$/.test(s))) {
-    throw new ConfigError('TRUST_PROXY must be true, false, a hop count or a list of IPs/CIDRs');
+  if (value === 'true') {
+    throw new ConfigError(
+      `${usage}; true would let any client set its own address with X-Forwarded-For`,
+    );
   }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 32) throw new ConfigError(`${usage} (hop count 0–32)`);
+    return hops === 0 ? false : hops;
+  }
+  const list = value.split(',').map((s) => s.trim());
+  const valid = (entry: string): boolean =>
+    TRUST_PROXY_NAMES.has(entry) ||
+    ipaddr.IPv4.isValidFourPartDecimal(entry) ||
+    ipaddr.IPv4.isValidCIDRFourPartDecimal(entry) ||
+    ipaddr.IPv6.isValid(entry) ||
+    ipaddr.IPv6.isValidCIDR(entry);
+  if (list.some((entry) => !valid(entry))) throw new ConfigError(usage);
   return list;
 }
 

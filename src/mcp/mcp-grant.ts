@@ -7,6 +7,7 @@
  * a bearer token: it is exchanged for one through the authorization page.
  */
 import { authenticateKey } from '../access/authenticate-key.js';
+import { BEARER_GRAMMAR_MESSAGE, readAuthorization } from '../access/authorization-header.js';
 import { AppError } from '../errors.js';
 import { authenticateAccessToken, looksLikeAccessToken } from '../oauth/access-token.js';
 import type { OAuthContext } from '../oauth/oauth-context.js';
@@ -19,9 +20,18 @@ export type McpGrant =
 /** Why a bearer token was refused (the 401's `error_description`). */
 export class McpAuthError extends Error {
   override readonly name = 'McpAuthError';
-}
 
-const BEARER = /^Bearer ([\x21-\x7e]+)$/i;
+  /**
+   * @param error the RFC 6750 §3.1 code: `invalid_request` for a header outside the Bearer
+   *   grammar, `invalid_token` for a token that is not accepted.
+   */
+  constructor(
+    readonly error: 'invalid_request' | 'invalid_token',
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 const REFUSED = 'The access token or key is invalid, expired or revoked';
 
@@ -29,7 +39,8 @@ const REFUSED = 'The access token or key is invalid, expired or revoked';
  * Verify the `Authorization` header of a connector request.
  *
  * @returns the grant, or null when no credentials were sent.
- * @throws {McpAuthError} for a header that is not one Bearer token, or a token that is unknown,
+ * @throws {McpAuthError} for a header that is not one Bearer token in the RFC 6750 §2.1 grammar
+ *   (`readAuthorization()`), or a token that is unknown,
  *   expired, revoked or issued for another resource (one message for all, so the answer does not
  *   tell which tokens exist).
  */
@@ -37,12 +48,14 @@ export async function verifyMcpBearer(
   header: string | undefined,
   ctx: OAuthContext,
 ): Promise<McpGrant | null> {
-  if (header === undefined || header.trim() === '') return null;
-  const token = BEARER.exec(header.trim())?.[1];
-  if (token === undefined) throw new McpAuthError('Authorization must be "Bearer <token>"');
+  const presented = readAuthorization(header);
+  if (presented.kind === 'none') return null;
+  if (presented.kind !== 'bearer')
+    throw new McpAuthError('invalid_request', BEARER_GRAMMAR_MESSAGE);
+  const { token } = presented;
   if (looksLikeAccessToken(token)) {
     const subject = await authenticateAccessToken(ctx, token);
-    if (subject === null) throw new McpAuthError(REFUSED);
+    if (subject === null) throw new McpAuthError('invalid_token', REFUSED);
     return subject.kind === 'enterprise'
       ? { kind: 'enterprise', key: subject.key }
       : { kind: 'license', licenseId: subject.license.id };
@@ -50,7 +63,7 @@ export async function verifyMcpBearer(
   try {
     return { kind: 'enterprise', key: await authenticateKey(ctx.store.keys, token, ctx.clock) };
   } catch (error) {
-    if (error instanceof AppError) throw new McpAuthError(REFUSED);
+    if (error instanceof AppError) throw new McpAuthError('invalid_token', REFUSED);
     throw error;
   }
 }

@@ -12,7 +12,9 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
+import { bearerChallenge } from '../access/authorization-header.js';
 import { protectedResourceMetadata } from '../oauth/oauth-metadata.js';
+import { AUTH_FAILURES_REASON, authFailuresMessage } from '../ratelimit/rate-limits.js';
 import { McpAuthError, type McpGrant, verifyMcpBearer } from './mcp-grant.js';
 import { buildMcpServer } from './mcp-server.js';
 import { TOOL_NAMES, type ToolDeps } from './mcp-tools.js';
@@ -56,25 +58,52 @@ export function registerMcpRoutes(
     );
     let grant: McpGrant | null = null;
     if (call !== undefined) {
-      let refusal: string | null = null;
+      const { authorization } = request.headers;
+      if (authorization !== undefined && authorization.trim() !== '') {
+        // A source that has spent its failure budget is refused before its credential is read
+        // (docs/decisions.md, decision 135).
+        const gate = await deps.limits.peekFailures(request.ip);
+        if (!gate.allowed) {
+          const message = authFailuresMessage(gate.resetSeconds);
+          return reply
+            .code(429)
+            .header('retry-after', String(gate.resetSeconds))
+            .send({
+              jsonrpc: '2.0',
+              id: call.id ?? null,
+              error: {
+                code: UNAUTHORIZED,
+                message,
+                data: {
+                  error: 'rate_limited',
+                  reason: AUTH_FAILURES_REASON,
+                  retry_after: gate.resetSeconds,
+                },
+              },
+            });
+        }
+      }
+      let refusal: McpAuthError | null = null;
       try {
-        grant = await verifyMcpBearer(request.headers.authorization, oauth);
+        grant = await verifyMcpBearer(authorization, oauth);
       } catch (error) {
         if (!(error instanceof McpAuthError)) throw error;
-        refusal = error.message;
+        refusal = error;
+        await deps.limits.recordFailure(request.ip);
       }
       if (grant === null) {
-        // RFC 6750 §3: no `error` without credentials; `invalid_token` for bad ones.
-        const challenge =
-          `Bearer resource_metadata="${metadataUrl}"` +
-          (refusal === null ? '' : `, error="invalid_token", error_description="${refusal}"`);
+        // RFC 6750 §3: no `error` without credentials; `invalid_request` for a header outside
+        // the grammar, `invalid_token` for a token that is not accepted.
+        const challenge = bearerChallenge(refusal?.error ?? null, refusal?.message ?? '', [
+          `resource_metadata="${metadataUrl}"`,
+        ]);
         return reply
           .code(401)
           .header('www-authenticate', challenge)
           .send({
             jsonrpc: '2.0',
             id: call.id ?? null,
-            error: { code: UNAUTHORIZED, message: refusal ?? 'Authentication required' },
+            error: { code: UNAUTHORIZED, message: refusal?.message ?? 'Authentication required' },
           });
       }
     }

@@ -19,7 +19,7 @@ import { osaDistance } from '../engine/brand/osa-distance.js';
 import type { Engine } from '../engine/create-engine.js';
 import { normalizeUrl, type ParsedUrl } from '../engine/url/normalize-url.js';
 import type { Verdict } from '../engine/verdict.js';
-import { AppError } from '../errors.js';
+import { AppError, withRetryHint } from '../errors.js';
 import { historyKey } from '../intel/history-key.js';
 import type { RateLimits } from '../ratelimit/rate-limits.js';
 import type { DetectionService } from '../service/detection-service.js';
@@ -217,10 +217,9 @@ async function checkOne(
     return checkUrlResult(url.href, await deps.service.judgeForKey(key, url));
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    const retry = error.retryAfter === undefined ? '' : ` Retry in ${String(error.retryAfter)} s.`;
     return {
       url: input,
-      error: { code: error.code, message: error.message + retry },
+      error: { code: error.code, message: withRetryHint(error.message, error.retryAfter) },
       agent_action: 'ask_human',
     };
   }

@@ -58,11 +58,15 @@ export interface CsrfCookie {
   maxAgeSeconds: number;
 }
 
-/** What the endpoint answers. */
-export type AuthorizationOutcome =
+/**
+ * What the endpoint answers; `credentialRefused` marks the answers to a refused license or key,
+ * which count against the source's failure budget (docs/decisions.md, decision 135).
+ */
+export type AuthorizationOutcome = (
   | { kind: 'page'; status: number; view: AuthorizationPageView; cookie: CsrfCookie | null }
   | { kind: 'redirect'; location: string }
-  | { kind: 'error'; status: number; message: string };
+  | { kind: 'error'; status: number; message: string }
+) & { credentialRefused?: boolean };
 
 const RESTART = 'Start the connection again from your AI client.';
 
@@ -229,7 +233,10 @@ export async function submitAuthorization(
     const attempts = await ctx.store.oauth.countFailedAttempt(hash);
     if (attempts >= MAX_FAILED_ATTEMPTS) {
       if ((await ctx.store.oauth.takePendingAuthorization(hash)) === null) return expired;
-      return back({ error: 'access_denied', error_description: 'Too many invalid credentials' });
+      return {
+        ...back({ error: 'access_denied', error_description: 'Too many invalid credentials' }),
+        credentialRefused: true,
+      };
     }
     const error =
       'That is not a valid Premium license or enterprise key, or it was revoked. Check it and try again.';
@@ -241,7 +248,7 @@ export async function submitAuthorization(
       fields.csrfToken,
       error,
     );
-    return { kind: 'page', status: 400, view, cookie: null };
+    return { kind: 'page', status: 400, view, cookie: null, credentialRefused: true };
   }
 
   // Taking the pending request is the one-time step: a double submit issues one code.

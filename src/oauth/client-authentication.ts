@@ -8,11 +8,10 @@
  */
 
 import { hashesEqual, hashSecret } from '../access/api-key.js';
+import { readAuthorization } from '../access/authorization-header.js';
 import type { OAuthClientRecord } from '../store/ports/oauth-store.js';
 import { type OAuthContext, type OAuthParams, param } from './oauth-context.js';
 import { OAuthError } from './oauth-error.js';
-
-const BASIC = /^Basic[ \t]+([A-Za-z0-9+/=]+)[ \t]*$/i;
 
 /** Presented client credentials. */
 interface Presented {
@@ -25,7 +24,8 @@ interface Presented {
  *
  * @param authorization the `Authorization` header, if any.
  * @returns the registered client.
- * @throws {OAuthError} `invalid_client` (401) for a missing, unknown or unauthenticated client;
+ * @throws {OAuthError} `invalid_client` (401) for a missing, unknown or unauthenticated client
+ *   or an Authorization header outside the RFC 9110 §11.4 grammar;
  *   `invalid_request` when credentials are given in two ways at once.
  */
 export async function authenticateClient(
@@ -51,12 +51,18 @@ export async function authenticateClient(
 function presentedCredentials(form: OAuthParams, authorization: string | undefined): Presented {
   const formId = param(form, 'client_id');
   const formSecret = param(form, 'client_secret');
-  const basic = authorization === undefined ? null : BASIC.exec(authorization.trim());
-  if (basic === null) return { clientId: formId, secret: formSecret };
+  // The one Authorization grammar of every door (access/authorization-header.ts): `Basic`, one or
+  // more spaces, one token68. A header outside it is a failed client authentication; another
+  // well-formed scheme is not client authentication and leaves the form's credentials in charge.
+  const presented = readAuthorization(authorization);
+  if (presented.kind === 'malformed') {
+    throw new OAuthError('invalid_client', 'Client authentication failed');
+  }
+  if (presented.kind !== 'basic') return { clientId: formId, secret: formSecret };
   if (formSecret !== undefined) {
     throw new OAuthError('invalid_request', 'Client credentials were sent in two ways at once');
   }
-  const decoded = Buffer.from(basic[1] ?? '', 'base64').toString('utf8');
+  const decoded = Buffer.from(presented.token68, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) throw new OAuthError('invalid_client', 'Client authentication failed');
   // RFC 6749 §2.3.1: id and secret are form-urlencoded before Basic encoding.

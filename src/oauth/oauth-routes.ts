@@ -20,7 +20,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import type { Clock } from '../clock.js';
-import type { RateLimits } from '../ratelimit/rate-limits.js';
+import { authFailuresMessage, type RateLimits } from '../ratelimit/rate-limits.js';
 import type { Store } from '../store/ports/store.js';
 import {
   PAGE_HEADERS,
@@ -84,9 +84,10 @@ export async function registerOAuthRoutes(
           .headers(NO_STORE)
           .send({ error: 'server_error', error_description: 'Internal error' });
       }
+      // RFC 6749 §5.2: a client that tried the Authorization header gets a Basic challenge.
       if (
         refusal.code === 'invalid_client' &&
-        /^basic /i.test(request.headers.authorization ?? '')
+        (request.headers.authorization ?? '').trim() !== ''
       ) {
         void reply.header('www-authenticate', 'Basic realm="linkguard"');
       }
@@ -115,17 +116,31 @@ export async function registerOAuthRoutes(
 
     scope.post(OAUTH_PATHS.authorize, hidden, async (request, reply) => {
       if (await refusedPage(request, reply)) return reply;
-      const outcome = await submitAuthorization(ctx, formOf(request), request.cookies);
+      const form = formOf(request);
+      // Only a typed credential is an authentication attempt (not a denial or an empty form).
+      const attempt =
+        typeof form.credential === 'string' && form.credential !== '' && form.action !== 'deny';
+      if (attempt && (await refusedFailuresPage(request, reply))) return reply;
+      const outcome = await submitAuthorization(ctx, form, request.cookies);
+      if (attempt && outcome.credentialRefused === true) {
+        await deps.limits.recordFailure(request.ip);
+      }
       return sendOutcome(reply, outcome, 303);
     });
 
     scope.post(OAUTH_PATHS.token, hidden, async (request, reply) => {
-      const tokens = await exchangeToken(ctx, formOf(request), request.headers.authorization);
+      await refuseExhaustedSource(request, reply);
+      const tokens = await countFailures(request, () =>
+        exchangeToken(ctx, formOf(request), request.headers.authorization),
+      );
       return reply.headers(NO_STORE).send(tokens);
     });
 
     scope.post(OAUTH_PATHS.revoke, hidden, async (request, reply) => {
-      await revokeToken(ctx, formOf(request), request.headers.authorization);
+      await refuseExhaustedSource(request, reply);
+      await countFailures(request, () =>
+        revokeToken(ctx, formOf(request), request.headers.authorization),
+      );
       return reply.headers(NO_STORE).send({});
     });
   });
@@ -142,6 +157,53 @@ export async function registerOAuthRoutes(
         status: 429,
         message: 'Too many attempts from this network. Wait a minute.',
       },
+      303,
+    );
+    return true;
+  }
+
+  /**
+   * Refuse a token or revocation request from a source whose failure budget is spent, before any
+   * credential is checked (docs/decisions.md, decision 135).
+   *
+   * @throws {OAuthError} `rate_limited` (429, with `Retry-After`).
+   */
+  async function refuseExhaustedSource(request: FastifyRequest, reply: FastifyReply) {
+    const gate = await deps.limits.peekFailures(request.ip);
+    if (gate.allowed) return;
+    void reply.header('retry-after', String(gate.resetSeconds));
+    throw new OAuthError('rate_limited', authFailuresMessage(gate.resetSeconds));
+  }
+
+  /**
+   * Run a token or revocation step, counting a failed client authentication or a refused code
+   * or refresh token (`invalid_client`, `invalid_grant`) against the source's failure budget.
+   */
+  async function countFailures<T>(request: FastifyRequest, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      if (
+        error instanceof OAuthError &&
+        (error.code === 'invalid_client' || error.code === 'invalid_grant')
+      ) {
+        await deps.limits.recordFailure(request.ip);
+      }
+      throw error;
+    }
+  }
+
+  /** The sign-in form's credential from a source whose failure budget is spent: a 429 page. */
+  async function refusedFailuresPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<boolean> {
+    const gate = await deps.limits.peekFailures(request.ip);
+    if (gate.allowed) return false;
+    void reply.header('retry-after', String(gate.resetSeconds));
+    void sendOutcome(
+      reply,
+      { kind: 'error', status: 429, message: authFailuresMessage(gate.resetSeconds) },
       303,
     );
     return true;
@@ -198,7 +260,7 @@ async function spendOAuthBudget(
   const state = await limits.consumeOAuth(request.ip);
   if (!state.allowed) {
     void reply.header('retry-after', String(state.resetSeconds));
-    throw new OAuthError('rate_limited', 'Too many requests from this address; retry later');
+    throw new OAuthError('rate_limited', 'Too many requests from this address; retry later.');
   }
 }
 

@@ -4,7 +4,10 @@
  * without a key share a budget per source IP (60/min by default; the 402 challenge counts), each
  * enterprise key has its own budget (10,000/min by default, configurable per key), and the
  * connector's sign-in steps have a budget per IP. Fixed one-minute windows from
- * rate-limiter-flexible.
+ * rate-limiter-flexible. Failed authentications on every door share one more budget per source,
+ * 20 per 10 minutes (docs/decisions.md, decision 135): once it is spent the source's credentials
+ * are refused unchecked, right or wrong. Every per-source budget counts an IPv6 client by its /64
+ * (`sourceOf()`, decision 136).
  *
  * Embedded deployment: counters in process memory (`RateLimiterMemory`). Scale-out deployment
  * (REDIS_URL): counters in Redis (`RateLimiterRedis`), shared by every instance, each with an
@@ -19,12 +22,13 @@ import {
 } from 'rate-limiter-flexible';
 
 import type { Redis } from '../redis/redis-client.js';
+import { sourceOf } from './source-address.js';
 
 /**
  * Which budget a state belongs to; also the policy name of the `RateLimit-Policy` and
  * `RateLimit` header fields (draft-ietf-httpapi-ratelimit-headers-11, sections 3 and 4).
  */
-export type RateLimitPolicy = 'per-ip' | 'per-key' | 'sign-in-per-ip';
+export type RateLimitPolicy = 'per-ip' | 'per-key' | 'sign-in-per-ip' | 'auth-failures';
 
 /** Outcome of one limiter call, also the source of the rate-limit headers (README, "API"). */
 export interface RateLimitState {
@@ -50,6 +54,17 @@ const WINDOW_SECONDS = 60;
  */
 export const OAUTH_PER_IP_PER_MINUTE = 30;
 
+/**
+ * Failed authentications one source may make per window, on all doors together (decision 135):
+ * wrong or malformed API keys and tokens on `/v1/detect` and `/mcp`, failed client
+ * authentication and refused codes or refresh tokens at `/oauth/token` and `/oauth/revoke`,
+ * refused credentials on the sign-in page. A person mistyping a key, or a client with a stale
+ * token, stays far below it; guessing gets 20 tries per 10 minutes.
+ */
+export const AUTH_FAILURES_PER_SOURCE = 20;
+/** The window of {@link AUTH_FAILURES_PER_SOURCE}, seconds. */
+export const AUTH_FAILURE_WINDOW_SECONDS = 600;
+
 /** Shared counters in Redis (REDIS_URL). */
 export interface RedisRateLimitOptions {
   /** An ioredis client (see `redis/redis-client.ts`: fails fast while disconnected). */
@@ -69,6 +84,7 @@ export class RateLimits {
   private readonly publicLimiter: Limiter;
   private readonly keyLimiters = new Map<number, Limiter>();
   private readonly oauthLimiter: Limiter;
+  private readonly failureLimiter: Limiter;
   private readonly redis: RedisRateLimitOptions | null;
   /** Results produced by an insurance limiter (so Redis served every other result). */
   private readonly insured = new WeakSet<RateLimiterRes>();
@@ -89,31 +105,66 @@ export class RateLimits {
     this.redis = options.redis ?? null;
     this.publicLimiter = this.limiter('per-ip', publicPerMinute);
     this.oauthLimiter = this.limiter('sign-in-per-ip', OAUTH_PER_IP_PER_MINUTE);
+    this.failureLimiter = this.limiter(
+      'auth-failures',
+      AUTH_FAILURES_PER_SOURCE,
+      AUTH_FAILURE_WINDOW_SECONDS,
+    );
   }
 
-  /** Count one request from `ip` against the public budget. */
+  /** Count one request from client address `ip` against the public budget of its source. */
   consumePublic(ip: string): Promise<RateLimitState> {
-    return this.consume(this.publicLimiter, `ip:${ip}`, 'per-ip', this.publicPerMinute);
+    return this.consume(this.publicLimiter, `ip:${sourceOf(ip)}`, 'per-ip', this.publicPerMinute);
   }
 
-  /** Count one sign-in step (client registration, authorization form) from `ip`. */
+  /** Count one sign-in step (client registration, authorization form) from `ip`'s source. */
   consumeOAuth(ip: string): Promise<RateLimitState> {
     return this.consume(
       this.oauthLimiter,
-      `oauth:${ip}`,
+      `oauth:${sourceOf(ip)}`,
       'sign-in-per-ip',
       OAUTH_PER_IP_PER_MINUTE,
     );
   }
 
   /**
-   * The public budget of `ip` without counting a request (for responses refused before access).
+   * The public budget of `ip`'s source without counting a request (for responses refused before
+   * access).
    *
    * @throws only for errors that are not a Redis outage (an outage reads the insurance limiter).
    */
   async peekPublic(ip: string): Promise<RateLimitState> {
-    const res = await this.publicLimiter.get(`ip:${ip}`);
+    const res = await this.publicLimiter.get(`ip:${sourceOf(ip)}`);
     return stateOf(res, 'per-ip', this.publicPerMinute, true);
+  }
+
+  /**
+   * Whether `ip`'s source may still present a credential: `allowed` is false once it has failed
+   * {@link AUTH_FAILURES_PER_SOURCE} times in the current window, and `resetSeconds` is then the
+   * `Retry-After`. Counts nothing. Call it before checking a credential, so an exhausted source
+   * learns nothing, not even that a credential is right.
+   */
+  async peekFailures(ip: string): Promise<RateLimitState> {
+    const res = await this.failureLimiter.get(`fail:${sourceOf(ip)}`);
+    const allowed = res === null || res.consumedPoints < AUTH_FAILURES_PER_SOURCE;
+    return stateOf(
+      res,
+      'auth-failures',
+      AUTH_FAILURES_PER_SOURCE,
+      allowed,
+      AUTH_FAILURE_WINDOW_SECONDS,
+    );
+  }
+
+  /** Count one failed authentication of `ip`'s source; the state after it. */
+  recordFailure(ip: string): Promise<RateLimitState> {
+    return this.consume(
+      this.failureLimiter,
+      `fail:${sourceOf(ip)}`,
+      'auth-failures',
+      AUTH_FAILURES_PER_SOURCE,
+      AUTH_FAILURE_WINDOW_SECONDS,
+    );
   }
 
   /** Count one request against a key's budget. */
@@ -133,8 +184,12 @@ export class RateLimits {
    * Keys of one policy share a Redis prefix whatever the budget, so a key whose limit changes
    * keeps its count.
    */
-  private limiter(policy: RateLimitPolicy, points: number): Limiter {
-    const budget: IRateLimiterOptions = { points, duration: WINDOW_SECONDS };
+  private limiter(
+    policy: RateLimitPolicy,
+    points: number,
+    windowSeconds: number = WINDOW_SECONDS,
+  ): Limiter {
+    const budget: IRateLimiterOptions = { points, duration: windowSeconds };
     if (this.redis === null) return new RateLimiterMemory(budget);
     const insured = this.insured;
     const onFallback = (): void => {
@@ -157,6 +212,7 @@ export class RateLimits {
     key: string,
     policy: RateLimitPolicy,
     limit: number,
+    windowSeconds: number = WINDOW_SECONDS,
   ): Promise<RateLimitState> {
     let res: RateLimiterRes;
     let allowed: boolean;
@@ -174,7 +230,7 @@ export class RateLimits {
       this.fallingBack = false;
       this.redis.onFallback?.('up');
     }
-    return stateOf(res, policy, limit, allowed);
+    return stateOf(res, policy, limit, allowed, windowSeconds);
   }
 }
 
@@ -221,12 +277,21 @@ function stateOf(
   policy: RateLimitPolicy,
   limit: number,
   allowed: boolean,
+  windowSeconds: number = WINDOW_SECONDS,
 ): RateLimitState {
-  const base = { allowed, policy, limit, windowSeconds: WINDOW_SECONDS };
-  if (res === null) return { ...base, remaining: limit, resetSeconds: WINDOW_SECONDS };
+  const base = { allowed, policy, limit, windowSeconds };
+  if (res === null) return { ...base, remaining: limit, resetSeconds: windowSeconds };
   return {
     ...base,
     remaining: Math.max(0, res.remainingPoints),
     resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
   };
+}
+
+/** `reason` of a 429 refused because the source's failure budget is spent (decision 135). */
+export const AUTH_FAILURES_REASON = 'auth_failures';
+
+/** The message of such a 429, one sentence per fact. */
+export function authFailuresMessage(retryAfterSeconds: number): string {
+  return `Too many failed authentications from this address. Retry in ${String(retryAfterSeconds)} s.`;
 }

@@ -82,13 +82,23 @@ describe('POST /mcp at the HTTP level', () => {
   it.each([
     ['an unknown key', 'Bearer sk_live_0000000000000000000000000000000000000000000'],
     ['an unknown mcp_at_ token', 'Bearer mcp_at_00000000000000000000000000000000000000000000'],
-    ['not a bearer token', 'Basic dXNlcjpwYXNz'],
   ])('%s is 401 invalid_token', async (_what, authorization) => {
     const ctx = await start();
     const response = await post(ctx, call(4, 'check_url'), { authorization });
     expect(response.statusCode).toBe(401);
     expect(response.headers['www-authenticate']).toMatch(
       new RegExp(`^Bearer resource_metadata="${PRM_URL}", error="invalid_token"`),
+    );
+  });
+
+  it('not a bearer token is 401 invalid_request (RFC 6750 §3.1)', async () => {
+    const ctx = await start();
+    const response = await post(ctx, call(4, 'check_url'), {
+      authorization: 'Basic dXNlcjpwYXNz',
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['www-authenticate']).toMatch(
+      new RegExp(`^Bearer resource_metadata="${PRM_URL}", error="invalid_request"`),
     );
   });
 

@@ -6,7 +6,11 @@
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { RateLimits } from '../../src/ratelimit/rate-limits.js';
+import {
+  AUTH_FAILURE_WINDOW_SECONDS,
+  AUTH_FAILURES_PER_SOURCE,
+  RateLimits,
+} from '../../src/ratelimit/rate-limits.js';
 import { createRedisClient, waitUntilReady } from '../../src/redis/redis-client.js';
 import {
   adminClient,
@@ -111,6 +115,41 @@ describe('RateLimits over Redis', () => {
     }
     expect(byDefault.map((s) => s.allowed)).toEqual([true, true, true, true, false]);
     expect(byDefault[0]?.limit).toBe(4);
+  });
+
+  it('two instances share one failed-authentication budget per source, an IPv6 source by /64', async () => {
+    prefix = uniquePrefix();
+    const a = instance(await connected());
+    const b = instance(await connected());
+    for (let i = 0; i < AUTH_FAILURES_PER_SOURCE; i++) {
+      expect((await a.limits.peekFailures('2001:db8:5:6::1')).allowed).toBe(true);
+      // Every guess from another address of the same /64, on either instance.
+      const state = await (i % 2 === 0 ? a : b).limits.recordFailure(
+        `2001:db8:5:6::${String(i + 2)}`,
+      );
+      expect(state).toMatchObject({
+        policy: 'auth-failures',
+        limit: AUTH_FAILURES_PER_SOURCE,
+        windowSeconds: AUTH_FAILURE_WINDOW_SECONDS,
+      });
+    }
+    for (const instance of [a, b]) {
+      const spent = await instance.limits.peekFailures('2001:db8:5:6:ffff:ffff:ffff:ffff');
+      expect(spent.allowed).toBe(false);
+      expect(spent.remaining).toBe(0);
+      expect(spent.resetSeconds).toBeGreaterThanOrEqual(1);
+      expect(spent.resetSeconds).toBeLessThanOrEqual(AUTH_FAILURE_WINDOW_SECONDS);
+    }
+    // Another /64 and an IPv4 source are untouched: the budget locks out only its own source.
+    expect((await b.limits.peekFailures('2001:db8:5:7::1')).allowed).toBe(true);
+    expect((await b.limits.peekFailures('203.0.113.7')).allowed).toBe(true);
+    expect(await keysUnder(admin, prefix)).toEqual([
+      `${prefix}rl:auth-failures:fail:2001:db8:5:6::/64`,
+    ]);
+    // The per-IP budget groups the /64 the same way.
+    await a.limits.consumePublic('2001:db8:5:6::1');
+    expect((await b.limits.peekPublic('2001:db8:5:6::abcd')).remaining).toBe(59);
+    expect([...a.events, ...b.events]).toEqual([]);
   });
 
   it('Redis unreachable (closed port): served on the insurance limiter, fallback reported once', async () => {

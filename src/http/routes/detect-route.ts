@@ -7,18 +7,28 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 
-import { authenticateKey, bearerToken } from '../../access/authenticate-key.js';
+import {
+  authenticateKey,
+  bearerToken,
+  MALFORMED_AUTHORIZATION_REASON,
+} from '../../access/authenticate-key.js';
+import { bearerChallenge } from '../../access/authorization-header.js';
 import { DetectRequestSchema } from '../../api/detect-request-schema.js';
 import { ErrorBodySchema, PaymentChallengeSchema } from '../../api/error-schemas.js';
 import { VerdictSchema } from '../../api/verdict-schema.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config/config.js';
 import type { Verdict } from '../../engine/verdict.js';
-import { AppError } from '../../errors.js';
+import { AppError, isAppError } from '../../errors.js';
 import { offeredChains } from '../../payments/payment-challenge.js';
 import type { PaymentGate, PaymentRefusal } from '../../payments/payment-gate.js';
 import { encodeSettlementResponse, readPaymentProof } from '../../payments/payment-proof.js';
-import type { RateLimits, RateLimitState } from '../../ratelimit/rate-limits.js';
+import {
+  AUTH_FAILURES_REASON,
+  authFailuresMessage,
+  type RateLimits,
+  type RateLimitState,
+} from '../../ratelimit/rate-limits.js';
 import type { DetectionService } from '../../service/detection-service.js';
 import type { Store } from '../../store/ports/store.js';
 import type { TypedApp } from '../typed-app.js';
@@ -123,16 +133,35 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
       reply.header('cache-control', 'no-store');
       const url = deps.service.parse(request.body.url);
 
-      const token = bearerToken(request.headers.authorization);
-      if (token !== null) {
-        const key = await authenticateKey(deps.store.keys, token, deps.clock).catch(
-          async (error: unknown) => {
-            // Failed key guesses spend the caller's public budget, so keys cannot be brute-forced
-            // at enterprise speed.
-            enforce(reply, await deps.limits.consumePublic(request.ip));
-            throw error;
-          },
-        );
+      const { authorization } = request.headers;
+      if (authorization !== undefined && authorization.trim() !== '') {
+        // A source that has spent its failure budget is refused before its credential is read,
+        // so a right guess looks like a wrong one (docs/decisions.md, decision 135).
+        const gate = await deps.limits.peekFailures(request.ip);
+        if (!gate.allowed) {
+          throw new AppError('rate_limited', authFailuresMessage(gate.resetSeconds), {
+            retryAfter: gate.resetSeconds,
+            reason: AUTH_FAILURES_REASON,
+          });
+        }
+      }
+      const key = await authenticate(deps, request.headers.authorization).catch(
+        async (error: unknown) => {
+          if (!isAppError(error) || error.code !== 'invalid_api_key') throw error;
+          reply.header(
+            'www-authenticate',
+            bearerChallenge(
+              error.reason === MALFORMED_AUTHORIZATION_REASON ? 'invalid_request' : 'invalid_token',
+              error.message,
+            ),
+          );
+          await deps.limits.recordFailure(request.ip);
+          // Failed keys also spend the caller's public budget (decision 9).
+          enforce(reply, await deps.limits.consumePublic(request.ip));
+          throw error;
+        },
+      );
+      if (key !== null) {
         enforce(reply, await deps.limits.consumeKey(key.id, key.rateLimitPerMinute));
         const verdict = await deps.service.judgeForKey(key, url);
         // The pre-serialized body goes through the untyped reply (the schema describes the object).
@@ -178,6 +207,17 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
   });
 }
 
+/**
+ * The enterprise key of the request's Bearer header, or null without an Authorization header.
+ *
+ * @throws {AppError} `invalid_api_key` for a malformed header (reason `malformed_authorization`)
+ *   or a key that is unknown, expired or revoked.
+ */
+async function authenticate(deps: DetectDeps, header: string | undefined) {
+  const token = bearerToken(header);
+  return token === null ? null : authenticateKey(deps.store.keys, token, deps.clock);
+}
+
 function paymentRequiredMessage(config: Config): string {
   const names = offeredChains(config.payments).map((c) => (c === 'solana' ? 'Solana' : 'Base'));
   const where = names.length === 0 ? '' : ` on ${names.join(' or ')}`;
@@ -216,7 +256,7 @@ function setRateLimitHeaders(reply: FastifyReply, state: RateLimitState): void {
 function enforce(reply: FastifyReply, state: RateLimitState): void {
   setRateLimitHeaders(reply, state);
   if (!state.allowed) {
-    throw new AppError('rate_limited', 'Too many requests; back off and retry', {
+    throw new AppError('rate_limited', 'Too many requests; back off and retry.', {
       retryAfter: state.resetSeconds,
     });
   }
