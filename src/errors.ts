@@ -98,7 +98,7 @@ export function isAppError(value: unknown): value is AppError {
 /**
  * A message for a person: `message` as a sentence (a full stop added when it ends without
  * one), followed by `Retry in N s.` when `retryAfter` is given and the message does not say so
- * already (docs/decisions.md, decision 139).
+ * already (docs/decisions.md, decision 135).
  *
  * @param message an error message, e.g. an {@link AppError}'s.
  * @param retryAfter seconds, or undefined.

@@ -11,7 +11,7 @@ import type { ApiKeyRecord, KeyStore } from '../store/ports/key-store.js';
 import { hashApiKey, hashesEqual, isWellFormedApiKey } from './api-key.js';
 import { BEARER_GRAMMAR_MESSAGE, readAuthorization } from './authorization-header.js';
 
-/** `reason` of the 401 for an Authorization header outside the Bearer grammar (decision 137). */
+/** `reason` of the 401 for an Authorization header outside the Bearer grammar (decision 133). */
 export const MALFORMED_AUTHORIZATION_REASON = 'malformed_authorization';
 
 /**

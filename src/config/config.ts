@@ -294,7 +294,7 @@ function rpcUrlVar(env: Env, name: string, fallback: string): string {
 const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /**
- * TRUST_PROXY (docs/decisions.md, decision 138): unset or `false` (the socket's address is the
+ * TRUST_PROXY (docs/decisions.md, decision 134): unset or `false` (the socket's address is the
  * client's), a hop count (the last `n` hops are proxies: the server must be reachable only
  * through them), or a comma-separated list of the proxies' addresses, CIDRs or proxy-addr's
  * names `loopback`, `linklocal`, `uniquelocal` (only a peer in the list is believed). `true`

@@ -61,7 +61,7 @@ export function registerMcpRoutes(
       const { authorization } = request.headers;
       if (authorization !== undefined && authorization.trim() !== '') {
         // A source that has spent its failure budget is refused before its credential is read
-        // (docs/decisions.md, decision 135).
+        // (docs/decisions.md, decision 131).
         const gate = await deps.limits.peekFailures(request.ip);
         if (!gate.allowed) {
           const message = authFailuresMessage(gate.resetSeconds);

@@ -60,7 +60,7 @@ export interface CsrfCookie {
 
 /**
  * What the endpoint answers; `credentialRefused` marks the answers to a refused license or key,
- * which count against the source's failure budget (docs/decisions.md, decision 135).
+ * which count against the source's failure budget (docs/decisions.md, decision 131).
  */
 export type AuthorizationOutcome = (
   | { kind: 'page'; status: number; view: AuthorizationPageView; cookie: CsrfCookie | null }

@@ -164,7 +164,7 @@ export async function registerOAuthRoutes(
 
   /**
    * Refuse a token or revocation request from a source whose failure budget is spent, before any
-   * credential is checked (docs/decisions.md, decision 135).
+   * credential is checked (docs/decisions.md, decision 131).
    *
    * @throws {OAuthError} `rate_limited` (429, with `Retry-After`).
    */

@@ -5,9 +5,9 @@
  * enterprise key has its own budget (10,000/min by default, configurable per key), and the
  * connector's sign-in steps have a budget per IP. Fixed one-minute windows from
  * rate-limiter-flexible. Failed authentications on every door share one more budget per source,
- * 20 per 10 minutes (docs/decisions.md, decision 135): once it is spent the source's credentials
+ * 20 per 10 minutes (docs/decisions.md, decision 131): once it is spent the source's credentials
  * are refused unchecked, right or wrong. Every per-source budget counts an IPv6 client by its /64
- * (`sourceOf()`, decision 136).
+ * (`sourceOf()`, decision 132).
  *
  * Embedded deployment: counters in process memory (`RateLimiterMemory`). Scale-out deployment
  * (REDIS_URL): counters in Redis (`RateLimiterRedis`), shared by every instance, each with an
@@ -55,7 +55,7 @@ const WINDOW_SECONDS = 60;
 export const OAUTH_PER_IP_PER_MINUTE = 30;
 
 /**
- * Failed authentications one source may make per window, on all doors together (decision 135):
+ * Failed authentications one source may make per window, on all doors together (decision 131):
  * wrong or malformed API keys and tokens on `/v1/detect` and `/mcp`, failed client
  * authentication and refused codes or refresh tokens at `/oauth/token` and `/oauth/revoke`,
  * refused credentials on the sign-in page. A person mistyping a key, or a client with a stale
@@ -288,7 +288,7 @@ function stateOf(
   };
 }
 
-/** `reason` of a 429 refused because the source's failure budget is spent (decision 135). */
+/** `reason` of a 429 refused because the source's failure budget is spent (decision 131). */
 export const AUTH_FAILURES_REASON = 'auth_failures';
 
 /** The message of such a 429, one sentence per fact. */

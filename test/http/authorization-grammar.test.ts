@@ -1,5 +1,5 @@
 /**
- * One Authorization grammar on every door (docs/decisions.md, decision 137): RFC 6750 §2.1's
+ * One Authorization grammar on every door (docs/decisions.md, decision 133): RFC 6750 §2.1's
  * `"Bearer" 1*SP b64token` (scheme in any letter case, one or more spaces, never a tab) on
  * `/v1/detect` and `/mcp`, RFC 7617's `"Basic" 1*SP token68` for client authentication at
  * `/oauth/token`. The same header gets the same verdict on both Bearer doors; a malformed one is

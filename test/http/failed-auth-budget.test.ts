@@ -1,10 +1,10 @@
 /**
- * The failed-authentication budget (README "API", docs/decisions.md, decision 135): every door
+ * The failed-authentication budget (README "API", docs/decisions.md, decision 131): every door
  * counts failed credentials per source — `/v1/detect` keys, `/mcp` tokens and keys,
  * `/oauth/token` client authentication and codes, `/oauth/revoke`, the sign-in form — against
  * one budget of 20 per 10 minutes. Once it is spent, that source's credentials are refused with
  * 429 and `Retry-After` unchecked, the right ones too; other sources are untouched, and an IPv6
- * source is its /64 (decision 136). Real app, real SQLite store, requests through `inject()`
+ * source is its /64 (decision 132). Real app, real SQLite store, requests through `inject()`
  * with the client address set.
  */
 import type { LightMyRequestResponse } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * TRUST_PROXY (README "Configuration", docs/decisions.md, decision 138): whatever it is set to,
+ * TRUST_PROXY (README "Configuration", docs/decisions.md, decision 134): whatever it is set to,
  * a client cannot choose the address its per-source budgets count by writing X-Forwarded-For.
  * Real servers on loopback: the app, a reverse proxy in front of it that appends the peer's
  * address to X-Forwarded-For (as nginx's `$proxy_add_x_forwarded_for` does), and clients bound

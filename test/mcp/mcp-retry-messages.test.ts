@@ -1,5 +1,5 @@
 /**
- * Error messages that tell when to retry are sentences (docs/decisions.md, decision 139): the
+ * Error messages that tell when to retry are sentences (docs/decisions.md, decision 135): the
  * reason ends with a full stop, then `Retry in N s.`, never "…is spent Retry in 60 s.", and a
  * message that already says when to retry is not told twice. Over `/mcp` with a real store.
  */

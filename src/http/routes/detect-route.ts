@@ -136,7 +136,7 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
       const { authorization } = request.headers;
       if (authorization !== undefined && authorization.trim() !== '') {
         // A source that has spent its failure budget is refused before its credential is read,
-        // so a right guess looks like a wrong one (docs/decisions.md, decision 135).
+        // so a right guess looks like a wrong one (docs/decisions.md, decision 131).
         const gate = await deps.limits.peekFailures(request.ip);
         if (!gate.allowed) {
           throw new AppError('rate_limited', authFailuresMessage(gate.resetSeconds), {
