@@ -373,6 +373,8 @@ describe('readiness', () => {
     const ready = await s.context.app.inject({ method: 'GET', url: '/v1/ready' });
     expect(ready.json()).toMatchObject({ status: 'ready', chains: { solana: 'ok' } });
     proxy.setMode('down');
+    // A probe answers readiness checks for 5 s (decision 128); the next one sees the outage.
+    s.context.clock.advance(5_000);
     const down = await s.context.app.inject({ method: 'GET', url: '/v1/ready' });
     expect(down.json()).toMatchObject({ status: 'ready', chains: { solana: 'unavailable' } });
   });
