@@ -28,7 +28,7 @@ import {
 } from './oauth-secrets.js';
 import { subjectForCredential } from './oauth-subject.js';
 import { isS256Challenge } from './pkce.js';
-import { matchRedirectUri, withResponseParameters } from './redirect-uri.js';
+import { matchRedirectUri, redirectUriProblem, withResponseParameters } from './redirect-uri.js';
 
 /** Refused credentials allowed on one page before the request is ended with `access_denied`. */
 export const MAX_FAILED_ATTEMPTS = 5;
@@ -103,6 +103,14 @@ export async function startAuthorization(
     redirectUri = asked;
   } else {
     return errorPage(400, 'The return address (redirect_uri) is not registered for this client.');
+  }
+  // Registered before the rules of redirect-uri.ts tightened (user information, a backslash, a
+  // scheme that is not https, loopback http or a reverse-DNS app scheme): never sent there.
+  if (redirectUriProblem(redirectUri) !== null) {
+    return errorPage(
+      400,
+      'The return address registered for this client is not allowed (it could be mistaken for another site). Remove the connector from your AI client and add it again.',
+    );
   }
 
   // From here on the client can be told what went wrong.

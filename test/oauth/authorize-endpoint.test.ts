@@ -194,10 +194,27 @@ describe('POST /oauth/register', () => {
     ['a URI with a fragment', 'https://client.example.com/callback#frag'],
     ['an empty fragment', 'https://client.example.com/callback#'],
     ['a relative URI', '/callback'],
+    // Issue 14: what reads like claude.ai but goes elsewhere, and schemes outside RFC 8252 §7.
+    ['a backslash before an @', 'https://evil.example\\@claude.ai/cb'],
+    ['user information', 'https://claude.ai@evil.example/cb'],
+    ['a tab in the host', 'https://claude.ai\t.evil.example/cb'],
+    ['https without //', 'https:evil.example/cb'],
+    ['a scheme without a period', 'myapp://callback'],
+    ['a data: URI', 'data:text/html,hi'],
+    ['a file: URI', 'file:///tmp/cb'],
   ])('refuses %s with 400 invalid_redirect_uri', async (_name, uri) => {
     const ctx = await start();
     const response = await registerClient(ctx.app, { ...PUBLIC_CLIENT, redirect_uris: [uri] });
     expectOAuthError(response, 400, 'invalid_redirect_uri');
+  });
+
+  it('accepts a reverse-DNS app scheme (RFC 8252 §7.1)', async () => {
+    const ctx = await start();
+    const response = await registerClient(ctx.app, {
+      ...PUBLIC_CLIENT,
+      redirect_uris: ['com.example.app:/oauth2redirect'],
+    });
+    expect(response.statusCode).toBe(201);
   });
 
   it('accepts http on a loopback host', async () => {
@@ -388,6 +405,81 @@ describe('GET /oauth/authorize', () => {
     expect(response.body).not.toContain('role="alert"');
     expect(clientId).toMatch(/^mcpc_/);
   });
+
+  it('names a look-alike host in ASCII (punycode) beside its Unicode form', async () => {
+    const ctx = await start();
+    // Cyrillic а (U+0430) in place of the Latin a of paypal.
+    const lookalike = 'https://p\u0430ypal.com/callback';
+    const { clientId } = await registeredClient(ctx.app, {
+      ...PUBLIC_CLIENT,
+      redirect_uris: [lookalike],
+    });
+    const page = await openPage(
+      ctx.app,
+      authorizePath(authorizeParams(clientId, lookalike, pkcePair().challenge)),
+    );
+    const body = page.response.body;
+    expect(body).toContain('<span class="where">https://xn--pypal-4ve.com/callback</span>');
+    expect(body).toContain(
+      'Site: <span class="host" title="host in ASCII">xn--pypal-4ve.com</span>, written in Unicode as <span class="host" title="host in Unicode">p\u0430ypal.com</span>.',
+    );
+    expect(String(page.response.headers['content-security-policy'])).toContain(
+      "form-action 'self' https://xn--pypal-4ve.com",
+    );
+  });
+
+  it('names an ASCII host once, and a loopback or app redirect for what it is', async () => {
+    const ctx = await start();
+    const { page } = await goodPage(ctx);
+    expect(page.response.body).toContain(
+      'Site: <span class="host" title="host in ASCII">client.example.com</span></p>',
+    );
+    expect(page.response.body).not.toContain('written in Unicode');
+    for (const [uri, text] of [
+      ['http://127.0.0.1:6276/cb', 'a program on this computer'],
+      ['com.example.app:/cb', 'opens <span class="host">com.example.app:</span> links'],
+    ] as const) {
+      const { clientId } = await registeredClient(ctx.app, {
+        ...PUBLIC_CLIENT,
+        redirect_uris: [uri],
+      });
+      const opened = await openPage(
+        ctx.app,
+        authorizePath(authorizeParams(clientId, uri, pkcePair().challenge)),
+      );
+      expect(opened.response.body).toContain(text);
+    }
+  });
+
+  // Registered before the rules tightened (written to the store directly): never sent there.
+  it.each([
+    ['a backslash before an @', 'https://evil.example\\@claude.ai/cb'],
+    ['user information', 'https://claude.ai@evil.example/cb'],
+    ['a scheme without a period', 'myapp://callback'],
+  ])(
+    'a stored redirect URI with %s gets a 400 page, no form and no redirect',
+    async (_name, uri) => {
+      const ctx = await start();
+      const clientId = 'mcpc_legacy00000' + String(uri.length % 10);
+      await ctx.store.oauth.registerClient({
+        id: clientId,
+        secretHash: null,
+        authMethod: 'none',
+        redirectUris: [uri],
+        grantTypes: ['authorization_code'],
+        name: 'Claude',
+        metadata: { redirect_uris: [uri], token_endpoint_auth_method: 'none' },
+        createdAt: ctx.clock.now(),
+      });
+      for (const asked of [uri, undefined]) {
+        const params = authorizeParams(clientId, uri, pkcePair().challenge);
+        if (asked === undefined) delete params.redirect_uri;
+        const response = await ctx.app.inject({ method: 'GET', url: authorizePath(params) });
+        expectPage(response, 400, 'The return address registered for this client is not allowed');
+        expect(response.body).not.toContain('<form');
+      }
+    },
+  );
 
   it("escapes the client's name in the page", async () => {
     const ctx = await start();
