@@ -15,7 +15,11 @@
 import { timingSafeEqual } from 'node:crypto';
 
 import { hashesEqual, hashSecret } from '../access/api-key.js';
-import type { OAuthClientRecord, PendingAuthorizationRecord } from '../store/ports/oauth-store.js';
+import type {
+  OAuthClientRecord,
+  PendingAuthorizationRecord,
+  SourceCap,
+} from '../store/ports/oauth-store.js';
 import { type OAuthContext, type OAuthParams, param } from './oauth-context.js';
 import { OAuthError } from './oauth-error.js';
 import { MCP_SCOPE, mcpResource, OAUTH_PATHS } from './oauth-metadata.js';
@@ -62,7 +66,7 @@ export interface CsrfCookie {
 export type AuthorizationOutcome =
   | { kind: 'page'; status: number; view: AuthorizationPageView; cookie: CsrfCookie | null }
   | { kind: 'redirect'; location: string }
-  | { kind: 'error'; status: number; message: string };
+  | { kind: 'error'; status: number; message: string; retryAfter?: number };
 
 const RESTART = 'Start the connection again from your AI client.';
 
@@ -71,10 +75,13 @@ const RESTART = 'Start the connection again from your AI client.';
  *
  * @param query the query parameters (RFC 6749 §4.1.1 plus `code_challenge`,
  *   `code_challenge_method` (RFC 7636) and `resource` (RFC 8707)).
+ * @param source the browser's cap of open sign-in pages (`oauth-source.ts`); past it the answer
+ *   is a 429 page with `retryAfter` and nothing is stored. Without it, no cap applies.
  */
 export async function startAuthorization(
   ctx: OAuthContext,
   query: OAuthParams,
+  source?: SourceCap,
 ): Promise<AuthorizationOutcome> {
   let clientId: string | undefined;
   let asked: string | undefined;
@@ -158,7 +165,7 @@ export async function startAuthorization(
   const id = generateNonce();
   const csrf = generateNonce();
   const now = ctx.clock.now();
-  await ctx.store.oauth.savePendingAuthorization(
+  const saved = await ctx.store.oauth.savePendingAuthorization(
     {
       hash: id.hash,
       clientId: client.id,
@@ -174,7 +181,17 @@ export async function startAuthorization(
       failedAttempts: 0,
     },
     now,
+    source,
   );
+  if (!saved.ok) {
+    const wait = Math.max(1, Math.ceil((saved.retryAt - now) / 1000));
+    return {
+      kind: 'error',
+      status: 429,
+      message: `Too many sign-in pages are open from this network. Finish or close one, or retry in ${String(wait)} s.`,
+      retryAfter: wait,
+    };
+  }
   return {
     kind: 'page',
     status: 200,

@@ -51,6 +51,7 @@ const PUBLIC_CLIENT = {
   client_name: 'Test client',
 };
 const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
 const EXPIRED = 'This sign-in page has expired or was already used.';
 
 function expectOAuthError(response: LightMyRequestResponse, status: number, error: string): void {
@@ -284,6 +285,8 @@ describe('POST /oauth/register', () => {
   it('the 31st registration from one IP within a minute is 429 rate_limited with retry-after', async () => {
     const ctx = await start();
     for (let i = 0; i < 30; i += 1) {
+      // The hourly per-source cap (20) counts on the app's clock; this budget on real time.
+      if (i === 15) ctx.clock.advance(HOUR + 1);
       expect((await registerClient(ctx.app, PUBLIC_CLIENT)).statusCode).toBe(201);
     }
     const refused = await registerClient(ctx.app, PUBLIC_CLIENT);
@@ -301,6 +304,60 @@ describe('POST /oauth/register', () => {
       payload: JSON.stringify(PUBLIC_CLIENT),
     });
     expect(other.statusCode).toBe(201);
+  });
+});
+
+describe('per-source caps of registrations and sign-in pages (issue 14)', () => {
+  const from = (ctx: TestContext, remoteAddress: string, path: string, body?: unknown) =>
+    ctx.app.inject({
+      method: body === undefined ? 'GET' : 'POST',
+      url: path,
+      remoteAddress,
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) }),
+    });
+
+  it('the 21st registration of a source within an hour is 429 with Retry-After; an IPv6 /64 is one source', async () => {
+    const ctx = await start();
+    // Spread over the hour, so the per-minute budget (30) is not what refuses.
+    for (let i = 0; i < 20; i += 1) {
+      const address = `2001:db8:1:2::${(i + 1).toString(16)}`;
+      expect((await from(ctx, address, '/oauth/register', PUBLIC_CLIENT)).statusCode).toBe(201);
+      ctx.clock.advance(2 * MINUTE);
+    }
+    // Another address of the same /64, 40 minutes after the first registration.
+    const refused = await from(ctx, '2001:db8:1:2:ffff::1', '/oauth/register', PUBLIC_CLIENT);
+    expectOAuthError(refused, 429, 'rate_limited');
+    expect(Number(refused.headers['retry-after'])).toBe(20 * 60);
+    // Another /64 and an IPv4 source are not affected.
+    expect((await from(ctx, '2001:db8:1:3::1', '/oauth/register', PUBLIC_CLIENT)).statusCode).toBe(
+      201,
+    );
+    expect((await from(ctx, '192.0.2.9', '/oauth/register', PUBLIC_CLIENT)).statusCode).toBe(201);
+    // Once the first registration leaves the hour, the source may register again.
+    ctx.clock.advance(20 * MINUTE);
+    expect((await from(ctx, '2001:db8:1:2::77', '/oauth/register', PUBLIC_CLIENT)).statusCode).toBe(
+      201,
+    );
+  });
+
+  it('an 11th open sign-in page of a source is a 429 page with Retry-After until one expires', async () => {
+    const ctx = await start();
+    const { clientId } = await registeredClient(ctx.app, PUBLIC_CLIENT);
+    const path = () => authorizePath(authorizeParams(clientId, REDIRECT_URI, pkcePair().challenge));
+    for (let i = 0; i < 10; i += 1) {
+      expect((await from(ctx, '198.51.100.4', path())).statusCode).toBe(200);
+      ctx.clock.advance(MINUTE / 2);
+    }
+    // Five minutes in: the first page expires at ten.
+    const refused = await from(ctx, '198.51.100.4', path());
+    expectPage(refused, 429, 'Too many sign-in pages are open from this network.');
+    expect(refused.body).not.toContain('<form');
+    expect(Number(refused.headers['retry-after'])).toBe(5 * 60);
+    expect((await from(ctx, '198.51.100.5', path())).statusCode).toBe(200);
+    ctx.clock.advance(5 * MINUTE);
+    expect((await from(ctx, '198.51.100.4', path())).statusCode).toBe(200);
   });
 });
 
@@ -562,8 +619,11 @@ describe('POST /oauth/authorize', () => {
     // One registration and one page view so far.
     const { page } = await goodPage(ctx);
     for (let i = 0; i < 28; i += 1) {
+      // Kept under the hourly per-source cap (20), which counts on the app's clock.
+      if (i === 14) ctx.clock.advance(HOUR + 1);
       expect((await registerClient(ctx.app, PUBLIC_CLIENT)).statusCode).toBe(201);
     }
+    ctx.clock.advance(-(HOUR + 1)); // the page is still within its 10 minutes
     const license = await createPremiumLicense(ctx.store, ctx.clock.now());
     const refused = await submitPage(ctx.app, page, license.raw);
     expectPage(refused, 429, 'Too many attempts');

@@ -11,6 +11,7 @@ import type { Pool } from 'pg';
 
 import { migration001 } from './migrations/001-initial.js';
 import { migration002 } from './migrations/002-credential-notifications.js';
+import { migration003 } from './migrations/003-oauth-sources.js';
 
 /** One schema step. `version` is its number (1, 2, …); `sql` may hold several statements. */
 export interface PostgresMigration {
@@ -20,7 +21,11 @@ export interface PostgresMigration {
 }
 
 /** Every migration of the PostgreSQL store, in order. Append new ones; never edit applied ones. */
-export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [migration001, migration002];
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  migration001,
+  migration002,
+  migration003,
+];
 
 /**
  * Key of the advisory lock that serializes migrations: an arbitrary constant of this

@@ -14,6 +14,7 @@ import { migration002 } from './migrations/002-payment-claims.js';
 import { migration003 } from './migrations/003-threat-intel.js';
 import { migration004 } from './migrations/004-licenses.js';
 import { migration005 } from './migrations/005-oauth.js';
+import { migration006 } from './migrations/006-oauth-sources.js';
 
 /** One schema step. `version` is its number (1, 2, …); `sql` may hold several statements. */
 export interface Migration {
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration003,
   migration004,
   migration005,
+  migration006,
 ];
 
 /**
