@@ -3,7 +3,7 @@
  * The one reader of the `Authorization` request header, used by every door that takes
  * credentials in it: `/v1/detect` and `/mcp` (Bearer) and the OAuth token and revocation
  * endpoints (Basic client authentication). One grammar everywhere (docs/decisions.md, decision
- * 137), from RFC 6750 §2.1 and RFC 7617 §2, both built on RFC 9110 §11.4's `credentials`:
+ * 133), from RFC 6750 §2.1 and RFC 7617 §2, both built on RFC 9110 §11.4's `credentials`:
  *
  *     credentials = auth-scheme 1*SP token68        ; "Bearer" or "Basic", any letter case
  *     token68     = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="

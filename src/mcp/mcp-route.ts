@@ -5,9 +5,12 @@
  * gate reads the JSON-RPC message(s) first: a `tools/call` of a known tool without valid
  * credentials is HTTP 401 with `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728) and a
  * JSON-RPC error body; everything else (`initialize`, `tools/list`, `resources/*`, `ping`,
- * notifications) is public. An unknown tool is -32602 with or without credentials. `GET` and
- * `DELETE` answer 405. The protected-resource metadata (RFC 9728) is served at both well-known
- * forms, `resource` being exactly `{PUBLIC_BASE_URL}/mcp`.
+ * notifications) is public. An unknown tool is -32602 with or without credentials. A request
+ * other than `initialize` whose `MCP-Protocol-Version` the connector does not speak is 400
+ * (`mcp-protocol-version.ts`). `GET`, `DELETE`, `PUT` and `PATCH` answer 405 with `Allow: POST`,
+ * whatever their body: there is no session to delete or stream to open. The protected-resource
+ * metadata (RFC 9728) is served at both well-known forms, `resource` being exactly
+ * `{PUBLIC_BASE_URL}/mcp`.
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -16,6 +19,7 @@ import { bearerChallenge } from '../access/authorization-header.js';
 import { protectedResourceMetadata } from '../oauth/oauth-metadata.js';
 import { AUTH_FAILURES_REASON, authFailuresMessage } from '../ratelimit/rate-limits.js';
 import { McpAuthError, type McpGrant, verifyMcpBearer } from './mcp-grant.js';
+import { acceptsProtocolVersionHeader, MCP_PROTOCOL_VERSIONS } from './mcp-protocol-version.js';
 import { buildMcpServer } from './mcp-server.js';
 import { TOOL_NAMES, type ToolDeps } from './mcp-tools.js';
 
@@ -26,6 +30,21 @@ interface RpcMessage {
   id?: unknown;
   method?: unknown;
   params?: { name?: unknown };
+}
+
+/**
+ * Whether the `MCP-Protocol-Version` header of a request may go on (the MCP transport
+ * specification: a version the server does not support is 400). An `initialize` negotiates the
+ * version in its body, so its header is not checked.
+ */
+function versionHeaderAccepted(
+  request: FastifyRequest,
+  messages: readonly (RpcMessage | null | undefined)[],
+): boolean {
+  if (messages.some((m) => typeof m === 'object' && m !== null && m.method === 'initialize')) {
+    return true;
+  }
+  return acceptsProtocolVersionHeader(request.headers['mcp-protocol-version']);
 }
 
 /**
@@ -48,6 +67,16 @@ export function registerMcpRoutes(
     const messages = (Array.isArray(request.body) ? request.body : [request.body]) as (
       RpcMessage | null | undefined
     )[];
+    if (!versionHeaderAccepted(request, messages)) {
+      return reply.code(400).send({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32000,
+          message: `Bad Request: unsupported MCP-Protocol-Version (supported: ${MCP_PROTOCOL_VERSIONS.join(', ')})`,
+        },
+      });
+    }
     const call = messages.find(
       (m): m is RpcMessage =>
         typeof m === 'object' &&
@@ -144,8 +173,15 @@ export function registerMcpRoutes(
       .code(405)
       .header('allow', 'POST')
       .send({ status: 405, error: 'method_not_allowed', message: 'The connector takes POST only' });
-  app.get('/mcp', hidden, notAllowed);
-  app.delete('/mcp', hidden, notAllowed);
+  // Answered in onRequest, before the body is read: a DELETE with a JSON content type and an
+  // empty or junk body is 405 too, not a body error.
+  app.route({
+    method: ['GET', 'DELETE', 'PUT', 'PATCH'],
+    url: '/mcp',
+    ...hidden,
+    onRequest: notAllowed,
+    handler: notAllowed,
+  });
 
   app.get('/.well-known/oauth-protected-resource/mcp', hidden, (_request, reply) =>
     reply.send(metadata),

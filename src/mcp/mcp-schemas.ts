@@ -3,9 +3,11 @@
  * Input and output schemas of the connector's tools (spec §2.8, §4.3; DESIGN §4.12–4.13), as
  * TypeBox schemas: JSON Schema for `tools/list` and the argument check of `tools/call`. The
  * check_url result extends the detection result of `POST /v1/detect` (one schema source,
- * api/verdict-schema.ts) with `agent_action` and the `domain_age` label.
+ * api/verdict-schema.ts) with `agent_action` and the `domain_age` label. Every output schema
+ * also admits the {@link ToolErrorSchema} of an `isError` result, since MCP clients (the SDK's
+ * among them) check `structuredContent` against the output schema whether or not it is an error.
  */
-import Type, { type Static } from 'typebox';
+import Type, { type Static, type TSchema } from 'typebox';
 
 import {
   DetailsSchema,
@@ -97,13 +99,42 @@ const CheckFields = {
 export const CheckUrlResultSchema = Type.Object(CheckFields, { additionalProperties: false });
 export type CheckUrlResult = Static<typeof CheckUrlResultSchema>;
 
+/**
+ * The `structuredContent` of every `isError` tool result: the error in the shape of the API's
+ * (README error table: `code`, and `reason` / `retry_after` where they apply) and the
+ * `agent_action` an agent must follow, always `ask_human`.
+ */
+export const ToolErrorSchema = Type.Object(
+  {
+    error: Type.Object(
+      {
+        code: Type.String({ description: 'Error code of the README error table.' }),
+        message: Type.String(),
+        reason: Type.Optional(Type.String({ description: 'Finer cause, where one exists.' })),
+        retry_after: Type.Optional(
+          Type.Integer({ minimum: 0, description: 'Seconds until a retry can succeed.' }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    agent_action: Type.Literal('ask_human'),
+  },
+  { additionalProperties: false },
+);
+export type ToolError = Static<typeof ToolErrorSchema>;
+
+/**
+ * A tool's output schema: its success shape or {@link ToolErrorSchema}. MCP requires an object
+ * schema at the root (`type: "object"`), so the union carries it there too.
+ */
+export function orToolError<T extends TSchema>(success: T) {
+  return Type.Union([success, ToolErrorSchema], { type: 'object' });
+}
+
 const BatchErrorSchema = Type.Object(
   {
     url: Type.String({ description: 'The input as given.' }),
-    error: Type.Object(
-      { code: Type.String(), message: Type.String() },
-      { additionalProperties: false },
-    ),
+    error: ToolErrorSchema.properties.error,
     agent_action: Type.Literal('ask_human'),
   },
   { additionalProperties: false },

@@ -1,7 +1,8 @@
 /**
  * @module mcp/mcp-server
- * One low-level SDK `Server` per HTTP request (stateless, guides/mcp.md §1): `initialize` answers
- * the pinned protocol version whatever the client asks (the SDK would echo newer ones), tools and
+ * One low-level SDK `Server` per HTTP request (stateless, guides/mcp.md §1): `initialize`
+ * negotiates the protocol version as the MCP lifecycle specifies (the client's version when the
+ * connector speaks it, else the latest it speaks: {@link negotiateProtocolVersion}), tools and
  * resources are declared with `listChanged: false`, and `tools/call` runs {@link callTool} with
  * the request's grant.
  */
@@ -18,8 +19,10 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 
 import type { McpGrant } from './mcp-grant.js';
+import { negotiateProtocolVersion } from './mcp-protocol-version.js';
 import {
   callTool,
+  failure,
   INVALID_PARAMS,
   RpcError,
   TOOL_NAMES,
@@ -27,8 +30,6 @@ import {
   TOOLS,
 } from './mcp-tools.js';
 
-/** spec §4.3: the one protocol version the connector speaks. */
-const MCP_PROTOCOL_VERSION = '2025-06-18';
 /** spec §4.3: server version. */
 const MCP_SERVER_VERSION = '1.0.0';
 const SERVER_INFO = {
@@ -79,8 +80,8 @@ export function buildMcpServer(
     capabilities: CAPABILITIES,
     jsonSchemaValidator: SCHEMA_VALIDATOR,
   });
-  server.setRequestHandler(InitializeRequestSchema, () => ({
-    protocolVersion: MCP_PROTOCOL_VERSION,
+  server.setRequestHandler(InitializeRequestSchema, ({ params }) => ({
+    protocolVersion: negotiateProtocolVersion(params.protocolVersion),
     capabilities: CAPABILITIES,
     serverInfo: SERVER_INFO,
   }));
@@ -95,15 +96,8 @@ export function buildMcpServer(
     } catch (error) {
       if (error instanceof RpcError) throw error;
       onError(error);
-      return {
-        content: [
-          {
-            type: 'text',
-            text: 'The check could not be completed right now (agent_action: ask_human).',
-          },
-        ],
-        isError: true,
-      };
+      const message = 'The check could not be completed right now';
+      return failure(message, { code: 'internal_error', message: `${message}. Retry later.` });
     }
   });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({

@@ -5,8 +5,11 @@
  *
  * Error model (2025-06-18): arguments that break the input schema (a missing `url`, 11 URLs) are
  * JSON-RPC -32602 errors; a URL the service refuses, a spent rate limit or allowance, or a failing
- * upstream is a tool result with `isError: true` telling the agent to ask a human. A `danger`
- * verdict is a successful check (`isError: false`).
+ * upstream is a tool result with `isError: true` telling the agent to ask a human, in its text and
+ * in `structuredContent` ({@link ToolError}: the error and `agent_action: "ask_human"`). A
+ * `danger` verdict is a successful check (`isError: false`). A Premium license's batch is
+ * reserved whole before any URL is checked: one that does not fit the month's remaining checks is
+ * refused whole and spends nothing (README "Premium licenses").
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { TSchema } from 'typebox';
@@ -39,6 +42,8 @@ import {
   OfficialDomainInputSchema,
   type OfficialDomainResult,
   OfficialDomainResultSchema,
+  orToolError,
+  type ToolError,
 } from './mcp-schemas.js';
 
 /** What the tools need. */
@@ -77,7 +82,7 @@ export const TOOLS: readonly Tool[] = [
       'safe / caution / danger, the impersonated brand, why, and agent_action (proceed / ' +
       'ask_human / block), which you must follow.',
     inputSchema: json(CheckUrlInputSchema),
-    outputSchema: json(CheckUrlResultSchema),
+    outputSchema: json(orToolError(CheckUrlResultSchema)),
     annotations: READ_ONLY,
   },
   {
@@ -87,7 +92,7 @@ export const TOOLS: readonly Tool[] = [
       'Verdicts for 1–10 URLs in one call, in input order; an invalid URL gets its own error ' +
       'entry. Each URL counts as one check.',
     inputSchema: json(CheckUrlsBatchInputSchema),
-    outputSchema: json(CheckUrlsBatchResultSchema),
+    outputSchema: json(orToolError(CheckUrlsBatchResultSchema)),
     annotations: READ_ONLY,
   },
   {
@@ -97,7 +102,7 @@ export const TOOLS: readonly Tool[] = [
       "A brand's verified official domains from the brand catalog, to compare with a link you " +
       'were given. Unknown brands answer found: false with close matches.',
     inputSchema: json(OfficialDomainInputSchema),
-    outputSchema: json(OfficialDomainResultSchema),
+    outputSchema: json(orToolError(OfficialDomainResultSchema)),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
@@ -107,7 +112,7 @@ export const TOOLS: readonly Tool[] = [
       'Past non-safe verdicts and threat-feed listings recorded for a domain. No record does ' +
       'not mean safe: use check_url for a verdict.',
     inputSchema: json(DomainHistoryInputSchema),
-    outputSchema: json(DomainHistoryResultSchema),
+    outputSchema: json(orToolError(DomainHistoryResultSchema)),
     annotations: READ_ONLY,
   },
 ];
@@ -137,13 +142,24 @@ export async function callTool(
     case 'check_url': {
       const { url } = valid(checks.check_url, args, name);
       const outcome = await checkOne(deps, grant, url);
-      if ('error' in outcome) return failure(`Could not check ${url}: ${outcome.error.message}`);
+      if ('error' in outcome) {
+        return failure(`Could not check ${url}: ${outcome.error.message}`, outcome.error);
+      }
       return success(checkUrlText(outcome), outcome);
     }
     case 'check_urls_batch': {
       const { urls } = valid(checks.check_urls_batch, args, name);
-      const results: CheckUrlsBatchResult['results'] = [];
-      for (const url of urls) results.push(await checkOne(deps, grant, url));
+      let results: CheckUrlsBatchResult['results'];
+      if (grant.kind === 'license') {
+        const outcome = await licenseBatch(deps, grant.licenseId, urls);
+        if ('error' in outcome) {
+          return failure(`The batch was not checked: ${outcome.error.message}`, outcome.error);
+        }
+        results = outcome.results;
+      } else {
+        results = [];
+        for (const url of urls) results.push(await checkOne(deps, grant, url));
+      }
       const text = results
         .map((r) =>
           'error' in r ? `ERROR (ask_human) ${r.url}: ${r.error.message}` : checkUrlText(r),
@@ -165,7 +181,10 @@ export async function callTool(
     case 'domain_history': {
       const { domain } = valid(checks.domain_history, args, name);
       const result = await domainHistory(deps, domain);
-      if (result === null) return failure(`"${domain}" is not a valid public domain.`);
+      if (result === null) {
+        const message = `"${domain}" is not a valid public domain.`;
+        return failure(message, { code: 'invalid_url', message });
+      }
       return success(`${result.domain}: ${result.note}`, result);
     }
     default:
@@ -186,9 +205,28 @@ function success(text: string, structured: object): CallToolResult {
   };
 }
 
-/** A tool execution error: the agent must ask a human (DESIGN §4.13). */
-function failure(text: string): CallToolResult {
-  return { content: [{ type: 'text', text: `${text} (agent_action: ask_human)` }], isError: true };
+/**
+ * A tool execution error: the agent must ask a human (DESIGN §4.13), said in the text and in
+ * `structuredContent` ({@link ToolError}), so an agent that reads only the structured result is
+ * told too.
+ */
+export function failure(text: string, error: ToolError['error']): CallToolResult {
+  const structured: ToolError = { error, agent_action: 'ask_human' };
+  return {
+    content: [{ type: 'text', text: `${text} (agent_action: ask_human)` }],
+    structuredContent: structured,
+    isError: true,
+  };
+}
+
+/** The structured error of a refusal: its code, message and, where set, reason and retry time. */
+function errorOf(error: AppError): ToolError['error'] {
+  return {
+    code: error.code,
+    message: withRetryHint(error.message, error.retryAfter),
+    ...(error.reason === undefined ? {} : { reason: error.reason }),
+    ...(error.retryAfter === undefined ? {} : { retry_after: error.retryAfter }),
+  };
 }
 
 /**
@@ -217,12 +255,98 @@ async function checkOne(
     return checkUrlResult(url.href, await deps.service.judgeForKey(key, url));
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    return {
-      url: input,
-      error: { code: error.code, message: withRetryHint(error.message, error.retryAfter) },
-      agent_action: 'ask_human',
-    };
+    return { url: input, error: errorOf(error), agent_action: 'ask_human' };
   }
+}
+
+/**
+ * A batch on a Premium license's monthly quota: the URLs the service accepts are reserved in one
+ * step (one check each), so a batch that does not fit the month's remaining checks is refused
+ * whole and spends nothing; a URL the service refuses spends nothing and gets its own error
+ * entry; the check of a URL that then fails (an upstream outage) is given back.
+ *
+ * @returns one entry per input URL in input order, or the refusal of the whole batch
+ *   (`rate_limited`, reason `monthly_allowance`).
+ * @throws what the detection service throws unexpectedly (the unspent checks are given back first).
+ */
+async function licenseBatch(
+  deps: ToolDeps,
+  licenseId: string,
+  inputs: readonly string[],
+): Promise<{ results: CheckUrlsBatchResult['results'] } | { error: ToolError['error'] }> {
+  const entries = inputs.map((input): { input: string; url: ParsedUrl } | BatchEntry => {
+    try {
+      return { input, url: deps.service.parse(input) };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return { url: input, error: errorOf(error), agent_action: 'ask_human' };
+    }
+  });
+  const toCheck = entries.filter((entry) => 'input' in entry).length;
+  if (toCheck === 0) return { results: entries as BatchEntry[] };
+  const now = deps.clock.now();
+  const month = monthOf(now);
+  try {
+    await reserveLicenseChecks(deps, licenseId, month, toCheck, now);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return { error: errorOf(error) };
+  }
+  let unspent = toCheck;
+  const results: CheckUrlsBatchResult['results'] = [];
+  try {
+    for (const entry of entries) {
+      if (!('input' in entry)) {
+        results.push(entry);
+        continue;
+      }
+      try {
+        results.push(checkUrlResult(entry.url.href, await deps.service.judge(entry.url)));
+        unspent -= 1;
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        results.push({ url: entry.input, error: errorOf(error), agent_action: 'ask_human' });
+      }
+    }
+  } finally {
+    // Checks reserved for URLs that were not judged (a failure) are given back.
+    if (unspent > 0) await deps.store.licenses.releaseChecks(licenseId, month, unspent);
+  }
+  return { results };
+}
+
+type BatchEntry = CheckUrlsBatchResult['results'][number];
+
+/**
+ * Spend `count` of a Premium license's checks of `month` at once (spec §8: 1,000 a month).
+ *
+ * @throws {AppError} `rate_limited` (reason `monthly_allowance`, retry at the next month) when
+ *   they do not all fit; nothing is spent then.
+ */
+async function reserveLicenseChecks(
+  deps: ToolDeps,
+  licenseId: string,
+  month: string,
+  count: number,
+  now: number,
+): Promise<void> {
+  const reserved = await deps.store.licenses.reserveChecks(
+    licenseId,
+    month,
+    count,
+    PREMIUM_MONTHLY_CHECKS,
+  );
+  if (reserved.ok) return;
+  const left = Math.max(0, PREMIUM_MONTHLY_CHECKS - reserved.used);
+  const total = PREMIUM_MONTHLY_CHECKS.toLocaleString('en-US');
+  const message =
+    count === 1 || left === 0
+      ? `The Premium license's ${total} checks of ${month} are used up`
+      : `The Premium license has ${String(left)} of its ${total} checks of ${month} left, fewer than the ${String(count)} URLs of this batch; nothing was checked or spent`;
+  throw new AppError('rate_limited', message, {
+    retryAfter: secondsToNextMonth(now),
+    reason: 'monthly_allowance',
+  });
 }
 
 /**
@@ -237,19 +361,7 @@ async function judgeForLicense(
 ): Promise<Verdict> {
   const now = deps.clock.now();
   const month = monthOf(now);
-  const reserved = await deps.store.licenses.reserveChecks(
-    licenseId,
-    month,
-    1,
-    PREMIUM_MONTHLY_CHECKS,
-  );
-  if (!reserved.ok) {
-    throw new AppError(
-      'rate_limited',
-      `The Premium license's ${PREMIUM_MONTHLY_CHECKS.toLocaleString('en-US')} checks of ${month} are used up`,
-      { retryAfter: secondsToNextMonth(now), reason: 'monthly_allowance' },
-    );
-  }
+  await reserveLicenseChecks(deps, licenseId, month, 1, now);
   try {
     return await deps.service.judge(url);
   } catch (error) {

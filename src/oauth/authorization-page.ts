@@ -3,7 +3,9 @@
  * The authorization page (guides/mcp.md §5): server-rendered HTML that works without JavaScript,
  * asking for a Premium license or an enterprise key. Every value from the client's registration
  * or the request is escaped (`escape-html`). The page names the client and the address it will
- * be sent to, so a user who did not start the connection can recognise a phishing attempt.
+ * be sent to, with the site's host in ASCII (punycode) beside its Unicode form
+ * ({@link describeRedirectTarget}), so a user who did not start the connection can recognise a
+ * phishing attempt, a look-alike host included.
  * Headers: a CSP without scripts whose `form-action` allows only this page and the client's
  * redirect target (browsers apply it to the redirect after the form), `frame-ancestors 'none'`
  * against clickjacking, `no-store`, and no referrer.
@@ -14,7 +16,7 @@ import { hash } from 'node:crypto';
 import escapeHtml from 'escape-html';
 
 import type { AuthorizationPageView } from './authorization-request.js';
-import { redirectSource } from './redirect-uri.js';
+import { describeRedirectTarget, redirectSource } from './redirect-uri.js';
 
 const STYLE = `
 body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f4f5f7;color:#1d2330}
@@ -22,6 +24,7 @@ main{max-width:30rem;margin:3rem auto;padding:2rem;background:#fff;border-radius
 h1{font-size:1.35rem;margin:0 0 1rem}
 .who{padding:.75rem 1rem;background:#f0f3f9;border-radius:8px;margin:0 0 1rem}
 .where{word-break:break-all;font-family:ui-monospace,monospace;font-size:.9rem}
+.host{font-family:ui-monospace,monospace;font-weight:700}
 label{display:block;font-weight:600;margin:1.25rem 0 .35rem}
 input[type=password]{box-sizing:border-box;width:100%;padding:.6rem;font:inherit;font-family:ui-monospace,monospace;border:1px solid #aab;border-radius:6px}
 .hint{font-size:.85rem;color:#556}
@@ -73,7 +76,8 @@ export function renderAuthorizationPage(view: AuthorizationPageView): string {
 <h1>Connect an AI client to linkguard</h1>
 <div class="who">
 <p>${client} asks to check links with linkguard on your behalf.</p>
-<p>After you connect, your browser returns to:<br><span class="where">${escapeHtml(view.redirectUri)}</span></p>
+<p>After you connect, your browser returns to:<br><span class="where">${escapeHtml(describeRedirectTarget(view.redirectUri).href)}</span></p>
+${destination(view.redirectUri)}
 <p><strong>Only continue if you started this connection yourself</strong>, from your own AI client.</p>
 </div>
 ${error}
@@ -89,6 +93,27 @@ ${error}
 </div>
 </form>`;
   return document('Connect to linkguard', body);
+}
+
+/**
+ * The paragraph naming who receives the browser: the site's host in ASCII (what the browser
+ * connects to) and, when it differs, its Unicode form with a warning; a loopback program; or an
+ * app by its scheme.
+ */
+function destination(redirectUri: string): string {
+  const target = describeRedirectTarget(redirectUri);
+  if (target.kind === 'app') {
+    return `<p>That is the app on this device that opens <span class="host">${escapeHtml(target.scheme)}:</span> links.</p>`;
+  }
+  if (target.loopback) {
+    return `<p>That is a program on this computer (<span class="host">${escapeHtml(target.asciiHost)}</span>).</p>`;
+  }
+  const site = `<p>Site: <span class="host" title="host in ASCII">${escapeHtml(target.asciiHost)}</span>`;
+  if (target.unicodeHost === null) return `${site}</p>`;
+  return (
+    `${site}, written in Unicode as <span class="host" title="host in Unicode">${escapeHtml(target.unicodeHost)}</span>. ` +
+    'Names in other scripts can look like a familiar site’s: the ASCII form is the real one.</p>'
+  );
 }
 
 /** A page that explains why the authorization cannot go on (nothing is redirected). */

@@ -15,7 +15,11 @@
 import { timingSafeEqual } from 'node:crypto';
 
 import { hashesEqual, hashSecret } from '../access/api-key.js';
-import type { OAuthClientRecord, PendingAuthorizationRecord } from '../store/ports/oauth-store.js';
+import type {
+  OAuthClientRecord,
+  PendingAuthorizationRecord,
+  SourceCap,
+} from '../store/ports/oauth-store.js';
 import { type OAuthContext, type OAuthParams, param } from './oauth-context.js';
 import { OAuthError } from './oauth-error.js';
 import { MCP_SCOPE, mcpResource, OAUTH_PATHS } from './oauth-metadata.js';
@@ -28,7 +32,7 @@ import {
 } from './oauth-secrets.js';
 import { subjectForCredential } from './oauth-subject.js';
 import { isS256Challenge } from './pkce.js';
-import { matchRedirectUri, withResponseParameters } from './redirect-uri.js';
+import { matchRedirectUri, redirectUriProblem, withResponseParameters } from './redirect-uri.js';
 
 /** Refused credentials allowed on one page before the request is ended with `access_denied`. */
 export const MAX_FAILED_ATTEMPTS = 5;
@@ -65,7 +69,7 @@ export interface CsrfCookie {
 export type AuthorizationOutcome = (
   | { kind: 'page'; status: number; view: AuthorizationPageView; cookie: CsrfCookie | null }
   | { kind: 'redirect'; location: string }
-  | { kind: 'error'; status: number; message: string }
+  | { kind: 'error'; status: number; message: string; retryAfter?: number }
 ) & { credentialRefused?: boolean };
 
 const RESTART = 'Start the connection again from your AI client.';
@@ -75,10 +79,13 @@ const RESTART = 'Start the connection again from your AI client.';
  *
  * @param query the query parameters (RFC 6749 §4.1.1 plus `code_challenge`,
  *   `code_challenge_method` (RFC 7636) and `resource` (RFC 8707)).
+ * @param source the browser's cap of open sign-in pages (`oauth-source.ts`); past it the answer
+ *   is a 429 page with `retryAfter` and nothing is stored. Without it, no cap applies.
  */
 export async function startAuthorization(
   ctx: OAuthContext,
   query: OAuthParams,
+  source?: SourceCap,
 ): Promise<AuthorizationOutcome> {
   let clientId: string | undefined;
   let asked: string | undefined;
@@ -107,6 +114,14 @@ export async function startAuthorization(
     redirectUri = asked;
   } else {
     return errorPage(400, 'The return address (redirect_uri) is not registered for this client.');
+  }
+  // Registered before the rules of redirect-uri.ts tightened (user information, a backslash, a
+  // scheme that is not https, loopback http or a reverse-DNS app scheme): never sent there.
+  if (redirectUriProblem(redirectUri) !== null) {
+    return errorPage(
+      400,
+      'The return address registered for this client is not allowed (it could be mistaken for another site). Remove the connector from your AI client and add it again.',
+    );
   }
 
   // From here on the client can be told what went wrong.
@@ -154,7 +169,7 @@ export async function startAuthorization(
   const id = generateNonce();
   const csrf = generateNonce();
   const now = ctx.clock.now();
-  await ctx.store.oauth.savePendingAuthorization(
+  const saved = await ctx.store.oauth.savePendingAuthorization(
     {
       hash: id.hash,
       clientId: client.id,
@@ -170,7 +185,17 @@ export async function startAuthorization(
       failedAttempts: 0,
     },
     now,
+    source,
   );
+  if (!saved.ok) {
+    const wait = Math.max(1, Math.ceil((saved.retryAt - now) / 1000));
+    return {
+      kind: 'error',
+      status: 429,
+      message: `Too many sign-in pages are open from this network. Finish or close one, or retry in ${String(wait)} s.`,
+      retryAfter: wait,
+    };
+  }
   return {
     kind: 'page',
     status: 200,

@@ -4,15 +4,17 @@
  * Inspector, VS Code…) register themselves before their first authorization (guides/mcp.md
  * §2.4, §8 pitfall 9), so registration is open; it is rate-limited per IP by the route.
  * Public clients (`token_endpoint_auth_method: "none"`) and confidential ones (a `client_secret`
- * is issued, stored as SHA-256) are both supported. Registrations are kept durably: clients cache
- * their `client_id` and break when it is forgotten.
+ * is issued, stored as SHA-256) are both supported. Registrations that completed a sign-in are
+ * kept durably (clients cache their `client_id` and break when it is forgotten); one never used
+ * for a sign-in is pruned a day later, and a source may register only so many an hour
+ * (`oauth-source.ts`).
  */
 
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 
 import type { Clock } from '../clock.js';
-import type { OAuthClientRecord, OAuthStore } from '../store/ports/oauth-store.js';
+import type { OAuthClientRecord, OAuthStore, SourceCap } from '../store/ports/oauth-store.js';
 import { OAuthError } from './oauth-error.js';
 import { generateClientId, generateSecret } from './oauth-secrets.js';
 import { redirectUriProblem } from './redirect-uri.js';
@@ -80,15 +82,18 @@ export type RegistrationResponse = Record<string, unknown> & {
  * the client to receive refresh tokens.
  *
  * @param body the parsed JSON body (untrusted).
+ * @param source the requester's cap (`oauth-source.ts`); without it, no cap applies.
  * @returns the response body: the accepted metadata, `client_id`, `client_id_issued_at`
  *   (seconds) and, for a confidential client, the `client_secret` (shown this once) with
  *   `client_secret_expires_at: 0` (never).
- * @throws {OAuthError} `invalid_redirect_uri` or `invalid_client_metadata` with the reason.
+ * @throws {OAuthError} `invalid_redirect_uri` or `invalid_client_metadata` with the reason;
+ *   `rate_limited` (429, with `retryAfter`) when the source's hourly registrations are used up.
  */
 export async function registerClient(
   store: OAuthStore,
   clock: Clock,
   body: unknown,
+  source?: SourceCap,
 ): Promise<RegistrationResponse> {
   if (!checkMetadata.Check(body)) {
     const [first] = checkMetadata.Errors(body);
@@ -143,7 +148,19 @@ export async function registerClient(
     metadata: accepted,
     createdAt,
   };
-  await store.registerClient(client);
+  if (source === undefined) {
+    await store.registerClient(client);
+  } else {
+    const saved = await store.registerClientFromSource(client, source, createdAt);
+    if (!saved.ok) {
+      const wait = Math.max(1, Math.ceil((saved.retryAt - createdAt) / 1000));
+      throw new OAuthError(
+        'rate_limited',
+        `Too many client registrations from this network (${String(source.max)} an hour). Retry in ${String(wait)} s.`,
+        wait,
+      );
+    }
+  }
   return {
     client_id: client.id,
     client_id_issued_at: Math.floor(createdAt / 1000),

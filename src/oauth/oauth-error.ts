@@ -39,9 +39,14 @@ export class OAuthError extends Error {
   override readonly name = 'OAuthError';
   readonly status: number;
 
+  /**
+   * @param retryAfter seconds until a retry can succeed (a `Retry-After` header), for
+   *   `rate_limited`.
+   */
   constructor(
     readonly code: OAuthErrorCode,
     description: string,
+    readonly retryAfter?: number,
   ) {
     super(description);
     this.status = STATUS[code];

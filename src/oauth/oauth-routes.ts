@@ -37,6 +37,11 @@ import { registerClient } from './client-registration.js';
 import type { OAuthContext, OAuthParams } from './oauth-context.js';
 import { OAuthError } from './oauth-error.js';
 import { authorizationServerMetadata, OAUTH_PATHS } from './oauth-metadata.js';
+import {
+  MAX_PENDING_SIGN_INS_PER_SOURCE,
+  MAX_REGISTRATIONS_PER_SOURCE,
+  sourceCap,
+} from './oauth-source.js';
 import { exchangeToken } from './token-endpoint.js';
 import { revokeToken } from './token-revocation.js';
 
@@ -91,6 +96,9 @@ export async function registerOAuthRoutes(
       ) {
         void reply.header('www-authenticate', 'Basic realm="linkguard"');
       }
+      if (refusal.retryAfter !== undefined) {
+        void reply.header('retry-after', String(refusal.retryAfter));
+      }
       return reply.code(refusal.status).headers(NO_STORE).send(refusal.body());
     });
 
@@ -103,7 +111,12 @@ export async function registerOAuthRoutes(
 
     scope.post(OAUTH_PATHS.register, hidden, async (request, reply) => {
       await spendOAuthBudget(deps.limits, request, reply);
-      const registered = await registerClient(deps.store.oauth, deps.clock, request.body);
+      const registered = await registerClient(
+        deps.store.oauth,
+        deps.clock,
+        request.body,
+        sourceCap(request.ip, MAX_REGISTRATIONS_PER_SOURCE),
+      );
       return reply.code(201).headers(NO_STORE).send(registered);
     });
 
@@ -111,7 +124,9 @@ export async function registerOAuthRoutes(
     // POST checks a credential.
     scope.get(OAUTH_PATHS.authorize, hidden, async (request, reply) => {
       if (await refusedPage(request, reply)) return reply;
-      return sendOutcome(reply, await startAuthorization(ctx, request.query as OAuthParams), 302);
+      const source = sourceCap(request.ip, MAX_PENDING_SIGN_INS_PER_SOURCE);
+      const outcome = await startAuthorization(ctx, request.query as OAuthParams, source);
+      return sendOutcome(reply, outcome, 302);
     });
 
     scope.post(OAUTH_PATHS.authorize, hidden, async (request, reply) => {
@@ -215,6 +230,9 @@ export async function registerOAuthRoutes(
       case 'redirect':
         return reply.code(redirectCode).header('location', outcome.location).send();
       case 'error':
+        if (outcome.retryAfter !== undefined) {
+          void reply.header('retry-after', String(outcome.retryAfter));
+        }
         return reply
           .code(outcome.status)
           .header('content-security-policy', pageSecurityPolicy(null))

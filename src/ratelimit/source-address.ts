@@ -2,7 +2,7 @@
  * @module ratelimit/source-address
  * Which "source" a client address counts as for every per-source budget (per-IP detect
  * requests, the connector's sign-in steps, failed authentications; docs/decisions.md, decision
- * 136). An IPv4 address is its own source. An IPv6 address counts as its /64: one subscriber,
+ * 132). An IPv4 address is its own source. An IPv6 address counts as its /64: one subscriber,
  * host or cloud instance is routinely given a whole /64 (RFC 6177, RIPE-690 §4.2), so counting
  * single IPv6 addresses would give one client 2^64 budgets. An IPv4-mapped IPv6 address
  * (`::ffff:192.0.2.1`, what a dual-stack socket reports for an IPv4 peer) is the IPv4 address.

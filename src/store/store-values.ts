@@ -33,3 +33,16 @@ export function requireInteger(name: string, value: number, min: number): void {
  * can still revoke the grant it issued (RFC 6749 §4.1.2). One day: clients retry within seconds.
  */
 export const CODE_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How long a registered OAuth client that never completed a sign-in (no grant, no code, no
+ * pending sign-in) is kept: one day. MCP clients register right before they open the sign-in
+ * page, so a registration unused for a day was abandoned (docs/decisions.md, decision 140).
+ */
+export const ABANDONED_REGISTRATION_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How long the (hashed) source address of a registration is kept: the window of the per-source
+ * registration cap, one hour. After it the column is cleared.
+ */
+export const REGISTRATION_SOURCE_WINDOW_MS = 60 * 60 * 1000;

@@ -21,9 +21,12 @@ afterEach(async () => {
 });
 
 /** App on an ephemeral loopback port, a key, and a connected SDK client (optionally keyless). */
-async function connect(
-  withKey = true,
-): Promise<{ ctx: TestContext; client: Client; keyId: string }> {
+async function connect(withKey = true): Promise<{
+  ctx: TestContext;
+  client: Client;
+  keyId: string;
+  transport: StreamableHTTPClientTransport;
+}> {
   const ctx = await start();
   const key = await createEnterpriseKey(ctx.store);
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
@@ -37,15 +40,18 @@ async function connect(
   );
   client = new Client({ name: 'linkguard-test', version: '1.0.0' });
   await client.connect(transport);
-  return { ctx, client, keyId: key.id };
+  return { ctx, client, keyId: key.id, transport };
 }
 
 const structured = (result: unknown): Record<string, unknown> =>
   (result as CallToolResult).structuredContent ?? {};
 
 describe('MCP connector with the SDK client', { timeout: 20_000 }, () => {
-  it('initializes on 2025-06-18 with version 1.0.0 and lists four tools with schemas', async () => {
-    const { client } = await connect();
+  it("initializes on the SDK's latest version (2025-11-25) with version 1.0.0 and lists four tools with schemas", async () => {
+    const { client, transport } = await connect();
+    // Negotiated: the client asked for its latest version, which the connector speaks; the client
+    // sends it as MCP-Protocol-Version on every later request (listTools below).
+    expect(transport.protocolVersion).toBe('2025-11-25');
     expect(client.getServerVersion()).toMatchObject({ name: 'linkguard', version: '1.0.0' });
     expect(client.getServerCapabilities()).toEqual({
       tools: { listChanged: false },
@@ -87,12 +93,20 @@ describe('MCP connector with the SDK client', { timeout: 20_000 }, () => {
 
   it('check_url: a URL the service refuses is an isError result asking for a human', async () => {
     const { client } = await connect();
+    await client.listTools(); // the client checks structuredContent against the output schema
     const result = await client.callTool({
       name: 'check_url',
       arguments: { url: 'http://127.0.0.1/admin' },
     });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toBeUndefined();
+    expect(result.structuredContent).toEqual({
+      error: {
+        code: 'invalid_url',
+        reason: 'private_address',
+        message: 'URL points at a non-public address (loopback); only public hosts can be checked',
+      },
+      agent_action: 'ask_human',
+    });
     expect((result.content as { text: string }[])[0]?.text).toMatch(/ask_human/);
   });
 

@@ -34,31 +34,83 @@ const call = (id: number, name: string, args: unknown = { url: 'https://example.
   params: { name, arguments: args },
 });
 
+const initialize = (protocolVersion: unknown) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+});
+
 describe('POST /mcp at the HTTP level', () => {
-  it('initialize answers 2025-06-18 whatever version is asked, with JSON, no session id', async () => {
+  // MCP lifecycle, version negotiation: the client's version when supported, else the latest.
+  it.each([
+    ['2025-03-26', '2025-03-26'],
+    ['2025-06-18', '2025-06-18'],
+    ['2025-11-25', '2025-11-25'],
+    ['2024-11-05', '2025-11-25'],
+    ['2026-01-01', '2025-11-25'],
+    ['not a version', '2025-11-25'],
+  ])('initialize asking %s answers %s, with JSON, no session id', async (asked, answered) => {
     const ctx = await start();
-    const response = await post(ctx, {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'curl', version: '1' },
-      },
-    });
+    const response = await post(ctx, initialize(asked));
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.headers['mcp-session-id']).toBeUndefined();
     expect(response.json()).toMatchObject({
       id: 1,
       result: {
-        protocolVersion: '2025-06-18',
+        protocolVersion: answered,
         serverInfo: { name: 'linkguard', version: '1.0.0' },
         capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
       },
     });
   });
+
+  it('initialize is negotiated from its body whatever MCP-Protocol-Version header it carries', async () => {
+    const ctx = await start();
+    const response = await post(ctx, initialize('2025-03-26'), {
+      'mcp-protocol-version': '1999-01-01',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ result: { protocolVersion: '2025-03-26' } });
+  });
+
+  it.each([undefined, '2025-03-26', '2025-06-18', '2025-11-25'])(
+    'a later request with MCP-Protocol-Version %s is served',
+    async (version) => {
+      const ctx = await start();
+      const response = await post(
+        ctx,
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        version === undefined ? {} : { 'mcp-protocol-version': version },
+      );
+      expect(response.statusCode).toBe(200);
+      expect(response.json<{ result: { tools: unknown[] } }>().result.tools).toHaveLength(4);
+    },
+  );
+
+  // The SDK alone would accept these two older versions, which the connector does not speak.
+  it.each(['2024-11-05', '2024-10-07', '2025-06-18, 2025-06-18', '1999-01-01'])(
+    'a later request with MCP-Protocol-Version %s is 400 naming the supported versions',
+    async (version) => {
+      const ctx = await start();
+      const response = await post(
+        ctx,
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        { 'mcp-protocol-version': version },
+      );
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32000,
+          message:
+            'Bad Request: unsupported MCP-Protocol-Version (supported: 2025-11-25, 2025-06-18, 2025-03-26)',
+        },
+      });
+    },
+  );
 
   it('tools/list is public', async () => {
     const ctx = await start();
@@ -177,11 +229,30 @@ describe('POST /mcp at the HTTP level', () => {
     expect(response.statusCode).toBe(400);
   });
 
-  it.each(['GET', 'DELETE'] as const)('%s /mcp is 405 with Allow: POST', async (method) => {
+  it.each(['GET', 'DELETE', 'PUT', 'PATCH'] as const)(
+    '%s /mcp is 405 with Allow: POST',
+    async (method) => {
+      const ctx = await start();
+      const response = await ctx.app.inject({ method, url: '/mcp' });
+      expect(response.statusCode).toBe(405);
+      expect(response.headers.allow).toBe('POST');
+      expect(response.json()).toMatchObject({ status: 405, error: 'method_not_allowed' });
+    },
+  );
+
+  // What a client closing its session sends (a JSON content type, an empty body, a session id),
+  // and junk bodies: the method is refused before any body is read.
+  it.each([
+    ['a JSON content type and no body', { 'content-type': 'application/json' }, undefined],
+    ['a session id', { 'content-type': 'application/json', 'mcp-session-id': 'abc' }, ''],
+    ['a body that is not JSON', { 'content-type': 'application/json' }, '{'],
+    ['a text body', { 'content-type': 'text/plain' }, 'bye'],
+  ])('DELETE /mcp with %s is 405 with Allow: POST', async (_what, headers, payload) => {
     const ctx = await start();
-    const response = await ctx.app.inject({ method, url: '/mcp' });
+    const response = await ctx.app.inject({ method: 'DELETE', url: '/mcp', headers, payload });
     expect(response.statusCode).toBe(405);
     expect(response.headers.allow).toBe('POST');
+    expect(response.json()).toMatchObject({ status: 405, error: 'method_not_allowed' });
   });
 
   it.each(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource'])(

@@ -244,25 +244,24 @@ describe('MCP SDK client OAuth flow', { timeout: 30_000 }, () => {
 
     const single = await session.client.callTool(CHECK_PHISH);
     expect(single.isError).toBe(true);
-    expect(single.structuredContent).toBeUndefined();
+    expect(single.structuredContent).toMatchObject({
+      error: { code: 'rate_limited', reason: 'monthly_allowance' },
+      agent_action: 'ask_human',
+    });
     expect(text(single)).toContain(`1,000 checks of ${month} are used up`);
     expect(text(single)).toContain('agent_action: ask_human');
 
-    // In a batch each URL gets its own ask_human entry; the result itself is not an error.
+    // A batch is reserved whole: with nothing left it is refused whole, nothing is checked.
     const batch = await session.client.callTool({
       name: 'check_urls_batch',
       arguments: { urls: ['github.com', PHISH] },
     });
-    expect(batch.isError).toBe(false);
-    expect(structured(batch).results).toEqual([
-      expect.objectContaining({
-        url: 'github.com',
-        error: expect.objectContaining({ code: 'rate_limited' }) as unknown,
-        agent_action: 'ask_human',
-      }),
-      expect.objectContaining({ url: PHISH, agent_action: 'ask_human' }),
-    ]);
-    expect(text(batch)).toMatch(/^ERROR \(ask_human\) github\.com: /);
+    expect(batch.isError).toBe(true);
+    expect(structured(batch)).toMatchObject({
+      error: { code: 'rate_limited', reason: 'monthly_allowance' },
+      agent_action: 'ask_human',
+    });
+    expect(text(batch)).toMatch(/^The batch was not checked: /);
     expect(await checksUsed(session, license.id, ctx.clock.now())).toBe(PREMIUM_MONTHLY_CHECKS);
   });
 

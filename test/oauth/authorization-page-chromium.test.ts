@@ -5,7 +5,8 @@
  * a refused credential is shown and can be corrected, Cancel answers `access_denied`), that
  * Chromium follows the 303 to the client although the page's CSP has a `form-action` directive
  * (browsers apply it to the redirect after a form), that the inline style's CSP hash matches
- * (no CSP violation is reported), and that the page cannot be framed.
+ * (no CSP violation is reported), that the page cannot be framed, and that a look-alike
+ * redirect host is shown in ASCII (punycode) beside its Unicode form.
  *
  * Chromium is `/usr/bin/chromium` (`apt-get install chromium`; `.ci/run` installs it). A clone
  * without it skips this file unless `CI` is set, in which case the missing browser is a failure.
@@ -310,6 +311,39 @@ describe.skipIf(SKIP)(TITLE, { timeout: 30_000 }, () => {
       expect(query.get('iss')).toBe(app.base);
       expect(violations).toEqual([]);
     });
+  });
+
+  it('shows a look-alike redirect host in ASCII (punycode) beside its Unicode form', async () => {
+    if (browser === undefined) throw new Error('beforeAll did not run');
+    const app = await startListeningApp(start);
+    // Cyrillic а (U+0430) in place of the Latin a: reads as paypal.com in most fonts.
+    const lookalike = 'https://p\u0430ypal.com/callback';
+    const clientId = await registerPublicClient(app.base, lookalike, CLIENT_NAME);
+    const auth = newAuthorizationRequest(app.base, app.mcpUrl, clientId, lookalike);
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    context.setDefaultTimeout(BROWSER_TIMEOUT_MS);
+    context.setDefaultNavigationTimeout(BROWSER_TIMEOUT_MS);
+    try {
+      const page = await context.newPage();
+      const violations = watchCspViolations(page);
+      const opened = await page.goto(auth.url);
+      expect(opened?.status()).toBe(200);
+      // The address the browser will load, and the host on its own, both in punycode.
+      const where = page.getByText('https://xn--pypal-4ve.com/callback', { exact: true });
+      expect(await where.isVisible()).toBe(true);
+      const ascii = page.getByTitle('host in ASCII');
+      expect(await ascii.textContent()).toBe('xn--pypal-4ve.com');
+      expect(await ascii.isVisible()).toBe(true);
+      const unicode = page.getByTitle('host in Unicode');
+      expect(await unicode.textContent()).toBe('p\u0430ypal.com');
+      expect(await unicode.isVisible()).toBe(true);
+      expect(
+        await page.getByText('the ASCII form is the real one', { exact: false }).isVisible(),
+      ).toBe(true);
+      expect(violations).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 
   it('refuses to be framed (CSP frame-ancestors and X-Frame-Options)', async () => {

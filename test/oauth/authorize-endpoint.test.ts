@@ -51,6 +51,7 @@ const PUBLIC_CLIENT = {
   client_name: 'Test client',
 };
 const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
 const EXPIRED = 'This sign-in page has expired or was already used.';
 
 function expectOAuthError(response: LightMyRequestResponse, status: number, error: string): void {
@@ -194,10 +195,27 @@ describe('POST /oauth/register', () => {
     ['a URI with a fragment', 'https://client.example.com/callback#frag'],
     ['an empty fragment', 'https://client.example.com/callback#'],
     ['a relative URI', '/callback'],
+    // Issue 14: what reads like claude.ai but goes elsewhere, and schemes outside RFC 8252 §7.
+    ['a backslash before an @', 'https://evil.example\\@claude.ai/cb'],
+    ['user information', 'https://claude.ai@evil.example/cb'],
+    ['a tab in the host', 'https://claude.ai\t.evil.example/cb'],
+    ['https without //', 'https:evil.example/cb'],
+    ['a scheme without a period', 'myapp://callback'],
+    ['a data: URI', 'data:text/html,hi'],
+    ['a file: URI', 'file:///tmp/cb'],
   ])('refuses %s with 400 invalid_redirect_uri', async (_name, uri) => {
     const ctx = await start();
     const response = await registerClient(ctx.app, { ...PUBLIC_CLIENT, redirect_uris: [uri] });
     expectOAuthError(response, 400, 'invalid_redirect_uri');
+  });
+
+  it('accepts a reverse-DNS app scheme (RFC 8252 §7.1)', async () => {
+    const ctx = await start();
+    const response = await registerClient(ctx.app, {
+      ...PUBLIC_CLIENT,
+      redirect_uris: ['com.example.app:/oauth2redirect'],
+    });
+    expect(response.statusCode).toBe(201);
   });
 
   it('accepts http on a loopback host', async () => {
@@ -267,6 +285,8 @@ describe('POST /oauth/register', () => {
   it('the 31st registration from one IP within a minute is 429 rate_limited with retry-after', async () => {
     const ctx = await start();
     for (let i = 0; i < 30; i += 1) {
+      // The hourly per-source cap (20) counts on the app's clock; this budget on real time.
+      if (i === 15) ctx.clock.advance(HOUR + 1);
       expect((await registerClient(ctx.app, PUBLIC_CLIENT)).statusCode).toBe(201);
     }
     const refused = await registerClient(ctx.app, PUBLIC_CLIENT);
@@ -284,6 +304,60 @@ describe('POST /oauth/register', () => {
       payload: JSON.stringify(PUBLIC_CLIENT),
     });
     expect(other.statusCode).toBe(201);
+  });
+});
+
+describe('per-source caps of registrations and sign-in pages (issue 14)', () => {
+  const from = (ctx: TestContext, remoteAddress: string, path: string, body?: unknown) =>
+    ctx.app.inject({
+      method: body === undefined ? 'GET' : 'POST',
+      url: path,
+      remoteAddress,
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) }),
+    });
+
+  it('the 21st registration of a source within an hour is 429 with Retry-After; an IPv6 /64 is one source', async () => {
+    const ctx = await start();
+    // Spread over the hour, so the per-minute budget (30) is not what refuses.
+    for (let i = 0; i < 20; i += 1) {
+      const address = `2001:db8:1:2::${(i + 1).toString(16)}`;
+      expect((await from(ctx, address, '/oauth/register', PUBLIC_CLIENT)).statusCode).toBe(201);
+      ctx.clock.advance(2 * MINUTE);
+    }
+    // Another address of the same /64, 40 minutes after the first registration.
+    const refused = await from(ctx, '2001:db8:1:2:ffff::1', '/oauth/register', PUBLIC_CLIENT);
+    expectOAuthError(refused, 429, 'rate_limited');
+    expect(Number(refused.headers['retry-after'])).toBe(20 * 60);
+    // Another /64 and an IPv4 source are not affected.
+    expect((await from(ctx, '2001:db8:1:3::1', '/oauth/register', PUBLIC_CLIENT)).statusCode).toBe(
+      201,
+    );
+    expect((await from(ctx, '192.0.2.9', '/oauth/register', PUBLIC_CLIENT)).statusCode).toBe(201);
+    // Once the first registration leaves the hour, the source may register again.
+    ctx.clock.advance(20 * MINUTE);
+    expect((await from(ctx, '2001:db8:1:2::77', '/oauth/register', PUBLIC_CLIENT)).statusCode).toBe(
+      201,
+    );
+  });
+
+  it('an 11th open sign-in page of a source is a 429 page with Retry-After until one expires', async () => {
+    const ctx = await start();
+    const { clientId } = await registeredClient(ctx.app, PUBLIC_CLIENT);
+    const path = () => authorizePath(authorizeParams(clientId, REDIRECT_URI, pkcePair().challenge));
+    for (let i = 0; i < 10; i += 1) {
+      expect((await from(ctx, '198.51.100.4', path())).statusCode).toBe(200);
+      ctx.clock.advance(MINUTE / 2);
+    }
+    // Five minutes in: the first page expires at ten.
+    const refused = await from(ctx, '198.51.100.4', path());
+    expectPage(refused, 429, 'Too many sign-in pages are open from this network.');
+    expect(refused.body).not.toContain('<form');
+    expect(Number(refused.headers['retry-after'])).toBe(5 * 60);
+    expect((await from(ctx, '198.51.100.5', path())).statusCode).toBe(200);
+    ctx.clock.advance(5 * MINUTE);
+    expect((await from(ctx, '198.51.100.4', path())).statusCode).toBe(200);
   });
 });
 
@@ -389,6 +463,81 @@ describe('GET /oauth/authorize', () => {
     expect(clientId).toMatch(/^mcpc_/);
   });
 
+  it('names a look-alike host in ASCII (punycode) beside its Unicode form', async () => {
+    const ctx = await start();
+    // Cyrillic а (U+0430) in place of the Latin a of paypal.
+    const lookalike = 'https://p\u0430ypal.com/callback';
+    const { clientId } = await registeredClient(ctx.app, {
+      ...PUBLIC_CLIENT,
+      redirect_uris: [lookalike],
+    });
+    const page = await openPage(
+      ctx.app,
+      authorizePath(authorizeParams(clientId, lookalike, pkcePair().challenge)),
+    );
+    const body = page.response.body;
+    expect(body).toContain('<span class="where">https://xn--pypal-4ve.com/callback</span>');
+    expect(body).toContain(
+      'Site: <span class="host" title="host in ASCII">xn--pypal-4ve.com</span>, written in Unicode as <span class="host" title="host in Unicode">p\u0430ypal.com</span>.',
+    );
+    expect(String(page.response.headers['content-security-policy'])).toContain(
+      "form-action 'self' https://xn--pypal-4ve.com",
+    );
+  });
+
+  it('names an ASCII host once, and a loopback or app redirect for what it is', async () => {
+    const ctx = await start();
+    const { page } = await goodPage(ctx);
+    expect(page.response.body).toContain(
+      'Site: <span class="host" title="host in ASCII">client.example.com</span></p>',
+    );
+    expect(page.response.body).not.toContain('written in Unicode');
+    for (const [uri, text] of [
+      ['http://127.0.0.1:6276/cb', 'a program on this computer'],
+      ['com.example.app:/cb', 'opens <span class="host">com.example.app:</span> links'],
+    ] as const) {
+      const { clientId } = await registeredClient(ctx.app, {
+        ...PUBLIC_CLIENT,
+        redirect_uris: [uri],
+      });
+      const opened = await openPage(
+        ctx.app,
+        authorizePath(authorizeParams(clientId, uri, pkcePair().challenge)),
+      );
+      expect(opened.response.body).toContain(text);
+    }
+  });
+
+  // Registered before the rules tightened (written to the store directly): never sent there.
+  it.each([
+    ['a backslash before an @', 'https://evil.example\\@claude.ai/cb'],
+    ['user information', 'https://claude.ai@evil.example/cb'],
+    ['a scheme without a period', 'myapp://callback'],
+  ])(
+    'a stored redirect URI with %s gets a 400 page, no form and no redirect',
+    async (_name, uri) => {
+      const ctx = await start();
+      const clientId = 'mcpc_legacy00000' + String(uri.length % 10);
+      await ctx.store.oauth.registerClient({
+        id: clientId,
+        secretHash: null,
+        authMethod: 'none',
+        redirectUris: [uri],
+        grantTypes: ['authorization_code'],
+        name: 'Claude',
+        metadata: { redirect_uris: [uri], token_endpoint_auth_method: 'none' },
+        createdAt: ctx.clock.now(),
+      });
+      for (const asked of [uri, undefined]) {
+        const params = authorizeParams(clientId, uri, pkcePair().challenge);
+        if (asked === undefined) delete params.redirect_uri;
+        const response = await ctx.app.inject({ method: 'GET', url: authorizePath(params) });
+        expectPage(response, 400, 'The return address registered for this client is not allowed');
+        expect(response.body).not.toContain('<form');
+      }
+    },
+  );
+
   it("escapes the client's name in the page", async () => {
     const ctx = await start();
     const { clientId } = await registeredClient(ctx.app, {
@@ -470,8 +619,11 @@ describe('POST /oauth/authorize', () => {
     // One registration and one page view so far.
     const { page } = await goodPage(ctx);
     for (let i = 0; i < 28; i += 1) {
+      // Kept under the hourly per-source cap (20), which counts on the app's clock.
+      if (i === 14) ctx.clock.advance(HOUR + 1);
       expect((await registerClient(ctx.app, PUBLIC_CLIENT)).statusCode).toBe(201);
     }
+    ctx.clock.advance(-(HOUR + 1)); // the page is still within its 10 minutes
     const license = await createPremiumLicense(ctx.store, ctx.clock.now());
     const refused = await submitPage(ctx.app, page, license.raw);
     expectPage(refused, 429, 'Too many attempts');

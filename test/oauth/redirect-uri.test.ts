@@ -1,13 +1,15 @@
 /**
  * Redirect URI rules of the authorization server: which URIs a client may register (https
- * anywhere, http only on loopback, native-app schemes, never a fragment, user info or a
- * script-running scheme), how a request's `redirect_uri` is matched (exactly, except the port of
+ * anywhere, http only on loopback, reverse-DNS native-app schemes, never a fragment, user info, a
+ * backslash or a script-running scheme), how the sign-in page names the target (ASCII host beside
+ * its Unicode form), how a request's `redirect_uri` is matched (exactly, except the port of
  * a loopback URI, RFC 8252 §7.3), and how response parameters are added to a URI that already
  * has a query (RFC 6749 §4.1.2).
  */
 import { describe, expect, it } from 'vitest';
 
 import {
+  describeRedirectTarget,
   matchRedirectUri,
   redirectUriProblem,
   withResponseParameters,
@@ -21,8 +23,9 @@ describe('redirectUriProblem', () => {
     'http://127.0.0.1/callback',
     'http://[::1]:8080/callback',
     'http://localhost:33418/',
-    'cursor://anysphere.cursor-retrieval/oauth/callback',
     'com.example.app:/oauth2redirect',
+    'com.example.app://oauth2redirect',
+    'https://p\u0430ypal.com/cb',
   ])('accepts %s', (uri) => {
     expect(redirectUriProblem(uri)).toBeNull();
   });
@@ -41,6 +44,29 @@ describe('redirectUriProblem', () => {
     ['data:text/html,hi', 'may not use the data: scheme'],
     ['file:///etc/passwd', 'may not use the file: scheme'],
     ['wss://app.example.com/cb', 'may not use the wss: scheme'],
+    // Reads like claude.ai; a URL parser goes to evil.example (backslash = slash).
+    [
+      'https://evil.example\\@claude.ai/cb',
+      'must not contain a backslash, a space or a control character',
+    ],
+    [
+      'https://claude.ai\t.evil.example/cb',
+      'must not contain a backslash, a space or a control character',
+    ],
+    ['https://claude.ai /cb', 'must not contain a backslash, a space or a control character'],
+    ['https://claude.ai@evil.example/cb', 'must not contain user information'],
+    ['http://user@127.0.0.1:6276/cb', 'must not contain user information'],
+    ['https:evil.example/cb', 'must start with https://'],
+    ['http:/127.0.0.1/cb', 'must start with http://'],
+    [
+      'cursor://anysphere.cursor-retrieval/oauth/callback',
+      'must use https, http on a loopback host, or an app scheme in reverse domain name form (com.example.app:/callback, RFC 8252 §7.1)',
+    ],
+    [
+      'myapp:/cb',
+      'must use https, http on a loopback host, or an app scheme in reverse domain name form (com.example.app:/callback, RFC 8252 §7.1)',
+    ],
+    ['com.example.app:/cb#x', 'must not contain a fragment'],
   ])('refuses %s: %s', (uri, problem) => {
     expect(redirectUriProblem(uri)).toBe(problem);
   });
@@ -50,6 +76,42 @@ describe('redirectUriProblem', () => {
     expect(long).toHaveLength(2048);
     expect(redirectUriProblem(long)).toBeNull();
     expect(redirectUriProblem(long + 'a')).toBe('is too long');
+  });
+});
+
+describe('describeRedirectTarget', () => {
+  it('gives a look-alike host in punycode beside its Unicode form', () => {
+    expect(describeRedirectTarget('https://p\u0430ypal.com/cb?x=1')).toEqual({
+      kind: 'web',
+      href: 'https://xn--pypal-4ve.com/cb?x=1',
+      asciiHost: 'xn--pypal-4ve.com',
+      unicodeHost: 'p\u0430ypal.com',
+      loopback: false,
+    });
+  });
+
+  it('gives an ASCII host once, in lower case as the browser connects to it', () => {
+    expect(describeRedirectTarget('https://Claude.AI/api/mcp/auth_callback')).toEqual({
+      kind: 'web',
+      href: 'https://claude.ai/api/mcp/auth_callback',
+      asciiHost: 'claude.ai',
+      unicodeHost: null,
+      loopback: false,
+    });
+  });
+
+  it('recognises loopback hosts and app schemes', () => {
+    expect(describeRedirectTarget('http://[::1]:8080/cb')).toMatchObject({
+      asciiHost: '[::1]',
+      unicodeHost: null,
+      loopback: true,
+    });
+    expect(describeRedirectTarget('http://localhost:1/cb')).toMatchObject({ loopback: true });
+    expect(describeRedirectTarget('com.example.app:/cb')).toEqual({
+      kind: 'app',
+      href: 'com.example.app:/cb',
+      scheme: 'com.example.app',
+    });
   });
 });
 

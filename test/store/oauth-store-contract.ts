@@ -6,7 +6,9 @@
  * stores) and its reuse names the grant it issued; a refresh token rotates exactly once (also
  * under concurrent rotations), then reads as reused, and an expired one is invalid; revoking a
  * grant deletes its tokens, idempotently; saving a pending request prunes what has expired while
- * keeping a recently expired code so its reuse still revokes. `oauth-store.test.ts` runs it on
+ * keeping a recently expired code so its reuse still revokes; per-source caps of registrations
+ * and pending requests hold (also under concurrent inserts across both stores), and clients that
+ * never completed a sign-in are pruned a day after registering. `oauth-store.test.ts` runs it on
  * SQLite, `postgres-store.test.ts` on PostgreSQL.
  */
 
@@ -20,6 +22,7 @@ import {
   generateSecret,
   PENDING_AUTHORIZATION_TTL_MS,
 } from '../../src/oauth/oauth-secrets.js';
+import { sourceCap } from '../../src/oauth/oauth-source.js';
 import type {
   AuthorizationCodeRecord,
   IssuedTokenHashes,
@@ -497,6 +500,139 @@ export function describeOAuthStore(name: string, openPair: () => Promise<StorePa
           status: 'first_use',
           code: liveCode,
         });
+      });
+    });
+
+    describe('per-source caps (issue 14)', () => {
+      it('a source registers at most max clients an hour; others and later ones are unaffected', async () => {
+        const source = sourceCap('203.0.113.1', 3);
+        for (let i = 0; i < 3; i += 1) {
+          const store = i % 2 === 0 ? a : b;
+          expect(
+            await store.oauth.registerClientFromSource(
+              newClient({ createdAt: T0 + i }),
+              source,
+              T0 + i,
+            ),
+          ).toEqual({ ok: true });
+        }
+        const refused = newClient({ createdAt: T0 + 10 });
+        expect(await b.oauth.registerClientFromSource(refused, source, T0 + 10)).toEqual({
+          ok: false,
+          retryAt: T0 + HOUR,
+        });
+        expect(await a.oauth.findClient(refused.id)).toBeNull();
+        expect(
+          await a.oauth.registerClientFromSource(
+            newClient({ createdAt: T0 + 10 }),
+            sourceCap('203.0.113.2', 3),
+            T0 + 10,
+          ),
+        ).toEqual({ ok: true });
+        // The first registration has left the hour: one slot is free again.
+        expect(
+          await a.oauth.registerClientFromSource(
+            newClient({ createdAt: T0 + HOUR }),
+            source,
+            T0 + HOUR,
+          ),
+        ).toEqual({ ok: true });
+        expect(
+          (
+            await b.oauth.registerClientFromSource(
+              newClient({ createdAt: T0 + HOUR }),
+              source,
+              T0 + HOUR,
+            )
+          ).ok,
+        ).toBe(false);
+      });
+
+      it('20 concurrent registrations of one source across two connections: exactly max succeed', async () => {
+        const source = sourceCap('2001:db8:5::1', 5);
+        const outcomes = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            (i % 2 === 0 ? a : b).oauth.registerClientFromSource(
+              newClient({ createdAt: T0 }),
+              // Another address of the same /64 is the same source.
+              i % 3 === 0 ? sourceCap(`2001:db8:5::${String(i + 2)}`, 5) : source,
+              T0,
+            ),
+          ),
+        );
+        expect(outcomes.filter((o) => o.ok)).toHaveLength(5);
+      });
+
+      it('a source holds at most max pending requests until one expires', async () => {
+        const { id } = await client();
+        const source = sourceCap('198.51.100.7', 2);
+        const first = newPending(id, { expiresAt: T0 + 10 * 60_000 });
+        const second = newPending(id, { expiresAt: T0 + 11 * 60_000 });
+        expect(await a.oauth.savePendingAuthorization(first, T0, source)).toEqual({ ok: true });
+        expect(await b.oauth.savePendingAuthorization(second, T0 + 60_000, source)).toEqual({
+          ok: true,
+        });
+        const third = newPending(id, { expiresAt: T0 + 12 * 60_000 });
+        expect(await a.oauth.savePendingAuthorization(third, T0 + 2 * 60_000, source)).toEqual({
+          ok: false,
+          retryAt: first.expiresAt,
+        });
+        expect(await a.oauth.findPendingAuthorization(third.hash)).toBeNull();
+        // Without a cap, and from another source, requests are still held.
+        expect((await b.oauth.savePendingAuthorization(newPending(id), T0)).ok).toBe(true);
+        expect(
+          (await b.oauth.savePendingAuthorization(newPending(id), T0, sourceCap('198.51.100.8', 2)))
+            .ok,
+        ).toBe(true);
+        // Taking one (a finished sign-in) frees its slot; so does an expiry.
+        await b.oauth.takePendingAuthorization(second.hash);
+        expect((await a.oauth.savePendingAuthorization(third, T0 + 2 * 60_000, source)).ok).toBe(
+          true,
+        );
+        const fourth = newPending(id, { expiresAt: T0 + 30 * 60_000 });
+        expect((await a.oauth.savePendingAuthorization(fourth, first.expiresAt, source)).ok).toBe(
+          true,
+        );
+      });
+    });
+
+    describe('pruning abandoned registrations (issue 14)', () => {
+      it('a client with no sign-in is pruned a day after registering; a used or busy one is kept', async () => {
+        const abandoned = await client();
+        const authorized = await client();
+        await grantWithTokens(authorized.id);
+        const pendingOnly = await client();
+        const recent = newClient({ createdAt: T0 + DAY - 1 });
+        await b.oauth.registerClient(recent);
+
+        // A day later its sign-in page is still open (a long-lived pending row, for the test).
+        const later = T0 + DAY;
+        await a.oauth.savePendingAuthorization(
+          newPending(pendingOnly.id, { expiresAt: later + HOUR }),
+          T0,
+        );
+        const trigger = newClient({ createdAt: later });
+        await a.oauth.registerClient(trigger);
+        await b.oauth.savePendingAuthorization(
+          newPending(trigger.id, { expiresAt: later + 1 }),
+          later,
+        );
+
+        expect(await a.oauth.findClient(abandoned.id)).toBeNull();
+        expect(await a.oauth.findClient(authorized.id)).toEqual(authorized);
+        expect(await a.oauth.findClient(pendingOnly.id)).toEqual(pendingOnly);
+        expect(await a.oauth.findClient(recent.id)).toEqual(recent);
+
+        // A grant revoked long ago still marks its client as having completed a sign-in.
+        const older = later + 2 * DAY;
+        await b.oauth.registerClientFromSource(
+          newClient({ createdAt: older }),
+          sourceCap('192.0.2.50', 20),
+          older,
+        );
+        expect(await a.oauth.findClient(authorized.id)).toEqual(authorized);
+        expect(await a.oauth.findClient(pendingOnly.id)).toBeNull();
+        expect(await a.oauth.findClient(recent.id)).toBeNull();
       });
     });
   });

@@ -104,6 +104,21 @@ export interface OAuthTokenRecord {
   grant: OAuthGrantRecord;
 }
 
+/**
+ * A cap on what one source (an IPv4 address or an IPv6 /64, as the SHA-256 of its text) may hold
+ * at once on the open OAuth endpoints (docs/decisions.md, decision 140).
+ */
+export interface SourceCap {
+  /** SHA-256 of the source address group; stored with the row, never the address itself. */
+  sourceHash: Buffer;
+  /** Live rows the source may hold; the insert that would pass it is refused. An integer ≥ 1. */
+  max: number;
+}
+
+/** Outcome of an insert under a {@link SourceCap}. */
+export type CappedInsert =
+  { ok: true } | { ok: false; /** When a slot frees (epoch ms). */ retryAt: number };
+
 /** Outcome of spending an authorization code. */
 export type CodeRedemption =
   | { status: 'first_use'; code: AuthorizationCodeRecord }
@@ -118,21 +133,47 @@ export type RefreshRotation =
 
 /**
  * Storage of the connector's OAuth 2.1 authorization server (docs/architecture.md, "Authorization server"): registered clients
- * (durable, since clients cache their `client_id`), pending authorizations, codes, grants and
- * tokens. Every secret (client secret, request id, CSRF token, code, token) is stored only as
+ * (durable once they completed a sign-in, since clients cache their `client_id`; pruned a day
+ * after registering when they never did), pending authorizations, codes, grants and tokens. Every secret (client secret, request id, CSRF token, code, token) is stored only as
  * its SHA-256. Each state change that must happen once (spending a code, rotating a refresh
  * token) is atomic in the adapter.
  */
 export interface OAuthStore {
   /** Insert a registered client. @throws if the id exists. */
   registerClient(client: OAuthClientRecord): Promise<void>;
+  /**
+   * Register a client from a source under its cap: at most `cap.max` registrations of the source
+   * within the last `REGISTRATION_SOURCE_WINDOW_MS` (one hour), counted and inserted atomically.
+   * Also prunes ({@link OAuthStore.savePendingAuthorization} lists what).
+   *
+   * @param now the current instant; the client's `createdAt` should be it.
+   * @returns `ok`, or the instant the oldest counted registration leaves the window.
+   * @throws if the id exists.
+   */
+  registerClientFromSource(
+    client: OAuthClientRecord,
+    cap: SourceCap,
+    now: number,
+  ): Promise<CappedInsert>;
   /** A registered client, or null. */
   findClient(id: string): Promise<OAuthClientRecord | null>;
   /**
-   * Hold an authorization request; also deletes expired pending requests, codes and tokens.
+   * Hold an authorization request; also prunes: expired pending requests and tokens, codes a day
+   * past their expiry, the source of registrations older than the cap's window, and clients
+   * that never completed a sign-in (no grant, code or pending request) registered more than
+   * `ABANDONED_REGISTRATION_TTL_MS` (a day) ago.
+   *
    * @param now the current instant (what has expired is judged against it).
+   * @param cap when given, the request is held only while its source has fewer than `cap.max`
+   *   pending requests that have not expired; counted and inserted atomically.
+   * @returns `ok`, or (refused under `cap`, nothing stored) when the source's first pending
+   *   request expires.
    */
-  savePendingAuthorization(pending: PendingAuthorizationRecord, now: number): Promise<void>;
+  savePendingAuthorization(
+    pending: PendingAuthorizationRecord,
+    now: number,
+    cap?: SourceCap,
+  ): Promise<CappedInsert>;
   /** A pending request by the hash of its id, expired or not; null when unknown or taken. */
   findPendingAuthorization(hash: Buffer): Promise<PendingAuthorizationRecord | null>;
   /** Count one refused credential on a pending request. @returns attempts so far (0 if unknown). */

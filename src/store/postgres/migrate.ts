@@ -12,6 +12,7 @@ import type { Pool } from 'pg';
 import { migration001 } from './migrations/001-initial.js';
 import { migration002 } from './migrations/002-credential-notifications.js';
 import { migration003 } from './migrations/003-server-secrets.js';
+import { migration004 } from './migrations/004-oauth-sources.js';
 
 /** One schema step. `version` is its number (1, 2, …); `sql` may hold several statements. */
 export interface PostgresMigration {
@@ -25,6 +26,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   migration001,
   migration002,
   migration003,
+  migration004,
 ];
 
 /**

@@ -72,9 +72,13 @@ function mergeBatch(events: readonly HistoryEvent[]): MergedEvent[] {
   return [...byDomain.values()];
 }
 
-/** Union of two text arrays, de-duplicated and sorted in byte order (as the SQLite adapter). */
+/**
+ * Union of two text arrays, de-duplicated and sorted in byte order (as the SQLite adapter). The
+ * DISTINCT sits in a subquery: PostgreSQL refuses `SELECT DISTINCT v … ORDER BY v COLLATE "C"`
+ * (the ORDER BY expression is not in the select list).
+ */
 const UNION = (a: string, b: string) =>
-  `ARRAY(SELECT DISTINCT v FROM unnest(${a} || ${b}) AS v ORDER BY v COLLATE "C")`;
+  `ARRAY(SELECT v FROM (SELECT DISTINCT v FROM unnest(${a} || ${b}) AS v) AS d ORDER BY v COLLATE "C")`;
 
 export class PgIntelStore implements IntelStore {
   #buffer: HistoryEvent[] = [];

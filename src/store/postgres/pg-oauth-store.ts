@@ -5,13 +5,16 @@
  * a refresh token is rotated by `UPDATE … WHERE rotated_at IS NULL RETURNING` in the transaction
  * that stores its successors; a grant is created while holding its code's row lock, so a reuse of
  * the code either comes first (the grant is stored revoked) or waits and then sees the grant
- * (and the caller revokes it).
+ * (and the caller revokes it). A per-source cap counts and inserts in one transaction holding a
+ * transaction-level advisory lock of the source, so concurrent requests on every instance cannot
+ * pass it.
  */
 
 import type pg from 'pg';
 
 import type {
   AuthorizationCodeRecord,
+  CappedInsert,
   ClientAuthMethod,
   CodeRedemption,
   IssuedTokenHashes,
@@ -22,8 +25,14 @@ import type {
   OAuthTokenRecord,
   PendingAuthorizationRecord,
   RefreshRotation,
+  SourceCap,
 } from '../ports/oauth-store.js';
-import { CODE_RETENTION_MS } from '../store-values.js';
+import {
+  ABANDONED_REGISTRATION_TTL_MS,
+  CODE_RETENTION_MS,
+  REGISTRATION_SOURCE_WINDOW_MS,
+  requireInteger,
+} from '../store-values.js';
 import { type PgDatabase, Rollback } from './pg-database.js';
 
 interface ClientRow {
@@ -82,6 +91,23 @@ const GRANT_COLUMNS = `g.id, g.client_id AS "clientId", g.subject_kind AS "subje
 const SELECT_TOKEN = `SELECT t.kind, t.expires_at AS "expiresAt", t.rotated_at AS "rotatedAt",
   ${GRANT_COLUMNS} FROM oauth_tokens AS t JOIN oauth_grants AS g ON g.id = t.grant_id
   WHERE t.hash = $1`;
+
+const INSERT_CLIENT = `INSERT INTO oauth_clients (id, secret_hash, auth_method, redirect_uris,
+  grant_types, name, metadata, created_at, source_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
+
+function clientParams(client: OAuthClientRecord, sourceHash: Buffer | null): unknown[] {
+  return [
+    client.id,
+    client.secretHash,
+    client.authMethod,
+    JSON.stringify(client.redirectUris),
+    JSON.stringify(client.grantTypes),
+    client.name,
+    JSON.stringify(client.metadata),
+    client.createdAt,
+    sourceHash,
+  ];
+}
 
 function toPending(row: PendingAuthorizationRecord): PendingAuthorizationRecord {
   return {
@@ -145,24 +171,70 @@ async function insertTokens(
   );
 }
 
+/**
+ * First key of the advisory locks of per-source caps (the two-key form, a key space apart from
+ * the migration lock's single bigint): an arbitrary constant of this application.
+ */
+const SOURCE_LOCK_CLASS = 0x6c67_6f61; // "lgoa"
+
+/** Serialize the capped inserts of one source until the transaction ends. */
+async function lockSource(client: pg.PoolClient, sourceHash: Buffer): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock($1, $2)', [
+    SOURCE_LOCK_CLASS,
+    sourceHash.readInt32BE(0),
+  ]);
+}
+
+/** What {@link OAuthStore.savePendingAuthorization} prunes, in the caller's transaction. */
+async function prune(client: pg.PoolClient, now: number): Promise<void> {
+  await client.query('DELETE FROM oauth_pending WHERE expires_at <= $1', [now]);
+  await client.query('DELETE FROM oauth_codes WHERE expires_at <= $1', [now - CODE_RETENTION_MS]);
+  await client.query('DELETE FROM oauth_tokens WHERE expires_at <= $1', [now]);
+  await client.query(
+    `UPDATE oauth_clients SET source_hash = NULL
+      WHERE source_hash IS NOT NULL AND created_at <= $1`,
+    [now - REGISTRATION_SOURCE_WINDOW_MS],
+  );
+  // Never authorized, nothing pending or issued: abandoned (the indexes of migration 003).
+  await client.query(
+    `DELETE FROM oauth_clients AS c
+      WHERE c.authorized_at IS NULL AND c.created_at <= $1
+        AND NOT EXISTS (SELECT 1 FROM oauth_pending AS p WHERE p.client_id = c.id)
+        AND NOT EXISTS (SELECT 1 FROM oauth_codes AS o WHERE o.client_id = c.id)
+        AND NOT EXISTS (SELECT 1 FROM oauth_grants AS g WHERE g.client_id = c.id)`,
+    [now - ABANDONED_REGISTRATION_TTL_MS],
+  );
+}
+
 export class PgOAuthStore implements OAuthStore {
   constructor(private readonly db: PgDatabase) {}
 
   async registerClient(client: OAuthClientRecord): Promise<void> {
-    await this.db.query(
-      `INSERT INTO oauth_clients (id, secret_hash, auth_method, redirect_uris, grant_types, name,
-        metadata, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        client.id,
-        client.secretHash,
-        client.authMethod,
-        JSON.stringify(client.redirectUris),
-        JSON.stringify(client.grantTypes),
-        client.name,
-        JSON.stringify(client.metadata),
-        client.createdAt,
-      ],
-    );
+    await this.db.query(INSERT_CLIENT, clientParams(client, null));
+  }
+
+  async registerClientFromSource(
+    client: OAuthClientRecord,
+    cap: SourceCap,
+    now: number,
+  ): Promise<CappedInsert> {
+    requireInteger('cap.max', cap.max, 1);
+    return this.db.transaction(async (tx) => {
+      await lockSource(tx, cap.sourceHash);
+      await prune(tx, now);
+      const { rows } = await tx.query<{ live: string; oldest: string | null }>(
+        `SELECT count(*) AS live, min(created_at) AS oldest FROM oauth_clients
+          WHERE source_hash = $1 AND created_at > $2`,
+        [cap.sourceHash, now - REGISTRATION_SOURCE_WINDOW_MS],
+      );
+      const seen = rows[0];
+      if (seen !== undefined && Number(seen.live) >= cap.max) {
+        const oldest = seen.oldest === null ? now : Number(seen.oldest);
+        return { ok: false, retryAt: oldest + REGISTRATION_SOURCE_WINDOW_MS } as const;
+      }
+      await tx.query(INSERT_CLIENT, clientParams(client, cap.sourceHash));
+      return { ok: true } as const;
+    });
   }
 
   async findClient(id: string): Promise<OAuthClientRecord | null> {
@@ -186,17 +258,30 @@ export class PgOAuthStore implements OAuthStore {
     };
   }
 
-  async savePendingAuthorization(pending: PendingAuthorizationRecord, now: number): Promise<void> {
-    await this.db.transaction(async (client) => {
-      await client.query('DELETE FROM oauth_pending WHERE expires_at <= $1', [now]);
-      await client.query('DELETE FROM oauth_codes WHERE expires_at <= $1', [
-        now - CODE_RETENTION_MS,
-      ]);
-      await client.query('DELETE FROM oauth_tokens WHERE expires_at <= $1', [now]);
+  async savePendingAuthorization(
+    pending: PendingAuthorizationRecord,
+    now: number,
+    cap?: SourceCap,
+  ): Promise<CappedInsert> {
+    if (cap !== undefined) requireInteger('cap.max', cap.max, 1);
+    return this.db.transaction(async (client) => {
+      if (cap !== undefined) await lockSource(client, cap.sourceHash);
+      await prune(client, now);
+      if (cap !== undefined) {
+        const { rows } = await client.query<{ live: string; first: string | null }>(
+          `SELECT count(*) AS live, min(expires_at) AS first FROM oauth_pending
+            WHERE source_hash = $1 AND expires_at > $2`,
+          [cap.sourceHash, now],
+        );
+        const seen = rows[0];
+        if (seen !== undefined && Number(seen.live) >= cap.max) {
+          return { ok: false, retryAt: seen.first === null ? now : Number(seen.first) } as const;
+        }
+      }
       await client.query(
         `INSERT INTO oauth_pending (hash, client_id, redirect_uri, redirect_uri_given,
-          code_challenge, state, resource, scope, csrf_hash, expires_at, failed_attempts)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+          code_challenge, state, resource, scope, csrf_hash, expires_at, failed_attempts,
+          source_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
         [
           pending.hash,
           pending.clientId,
@@ -209,8 +294,10 @@ export class PgOAuthStore implements OAuthStore {
           pending.csrfHash,
           pending.expiresAt,
           pending.failedAttempts,
+          cap?.sourceHash ?? null,
         ],
       );
+      return { ok: true } as const;
     });
   }
 
@@ -308,6 +395,10 @@ export class PgOAuthStore implements OAuthStore {
         grant.id,
         codeHash,
       ]);
+      await client.query(
+        'UPDATE oauth_clients SET authorized_at = coalesce(authorized_at, $1) WHERE id = $2',
+        [grant.createdAt, grant.clientId],
+      );
       if (revokedAt !== null) return false;
       await insertTokens(client, grant.id, grant.createdAt, tokens);
       return true;

@@ -15,6 +15,7 @@ import { migration003 } from './migrations/003-threat-intel.js';
 import { migration004 } from './migrations/004-licenses.js';
 import { migration005 } from './migrations/005-oauth.js';
 import { migration006 } from './migrations/006-server-secrets.js';
+import { migration007 } from './migrations/007-oauth-sources.js';
 
 /** One schema step. `version` is its number (1, 2, …); `sql` may hold several statements. */
 export interface Migration {
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration004,
   migration005,
   migration006,
+  migration007,
 ];
 
 /**

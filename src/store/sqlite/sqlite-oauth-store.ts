@@ -4,13 +4,15 @@
  * statements: a code is spent by `UPDATE … WHERE used_at IS NULL RETURNING`, a refresh token is
  * rotated by `UPDATE … WHERE rotated_at IS NULL` inside an IMMEDIATE transaction that also
  * stores its successors, so two concurrent exchanges of one code or one refresh token (in this
- * or another process) never both succeed.
+ * or another process) never both succeed. A per-source cap is a count and an insert in one
+ * IMMEDIATE transaction, so concurrent requests of this and other processes cannot pass it.
  */
 
 import type Database from 'better-sqlite3';
 
 import type {
   AuthorizationCodeRecord,
+  CappedInsert,
   ClientAuthMethod,
   CodeRedemption,
   IssuedTokenHashes,
@@ -21,8 +23,14 @@ import type {
   OAuthTokenRecord,
   PendingAuthorizationRecord,
   RefreshRotation,
+  SourceCap,
 } from '../ports/oauth-store.js';
-import { CODE_RETENTION_MS } from '../store-values.js';
+import {
+  ABANDONED_REGISTRATION_TTL_MS,
+  CODE_RETENTION_MS,
+  REGISTRATION_SOURCE_WINDOW_MS,
+  requireInteger,
+} from '../store-values.js';
 import { asPromise } from './as-promise.js';
 
 interface ClientRow {
@@ -113,6 +121,21 @@ function toClient(row: ClientRow): OAuthClientRecord {
   };
 }
 
+/** The insert parameters of a client row. */
+function clientRow(client: OAuthClientRecord, sourceHash: Buffer | null): Record<string, unknown> {
+  return {
+    id: client.id,
+    secretHash: client.secretHash,
+    authMethod: client.authMethod,
+    redirectUris: JSON.stringify(client.redirectUris),
+    grantTypes: JSON.stringify(client.grantTypes),
+    name: client.name,
+    metadata: JSON.stringify(client.metadata),
+    createdAt: client.createdAt,
+    sourceHash,
+  };
+}
+
 function toPending(row: PendingRow): PendingAuthorizationRecord {
   return { ...row, redirectUriGiven: row.redirectUriGiven === 1 };
 }
@@ -147,6 +170,12 @@ export class SqliteOAuthStore implements OAuthStore {
   readonly #insertClient: Database.Statement<[Record<string, unknown>]>;
   readonly #client: Database.Statement<[string], ClientRow>;
   readonly #insertPending: Database.Statement<[Record<string, unknown>]>;
+  readonly #registerCapped: Database.Transaction<
+    (client: OAuthClientRecord, cap: SourceCap, now: number) => CappedInsert
+  >;
+  readonly #savePending: Database.Transaction<
+    (pending: PendingAuthorizationRecord, now: number, cap: SourceCap | undefined) => CappedInsert
+  >;
   readonly #pending: Database.Statement<[Buffer], PendingRow>;
   readonly #failedAttempt: Database.Statement<[Buffer], number>;
   readonly #takePending: Database.Statement<[Buffer], PendingRow>;
@@ -166,13 +195,15 @@ export class SqliteOAuthStore implements OAuthStore {
 
   constructor(db: Database.Database) {
     this.#insertClient = db.prepare(`INSERT INTO oauth_clients (id, secret_hash, auth_method,
-      redirect_uris, grant_types, name, metadata, created_at) VALUES (@id, @secretHash,
-      @authMethod, @redirectUris, @grantTypes, @name, @metadata, @createdAt)`);
+      redirect_uris, grant_types, name, metadata, created_at, source_hash) VALUES (@id,
+      @secretHash, @authMethod, @redirectUris, @grantTypes, @name, @metadata, @createdAt,
+      @sourceHash)`);
     this.#client = db.prepare(`${SELECT_CLIENT} WHERE id = ?`);
     this.#insertPending = db.prepare(`INSERT INTO oauth_pending (hash, client_id, redirect_uri,
       redirect_uri_given, code_challenge, state, resource, scope, csrf_hash, expires_at,
-      failed_attempts) VALUES (@hash, @clientId, @redirectUri, @redirectUriGiven,
-      @codeChallenge, @state, @resource, @scope, @csrfHash, @expiresAt, @failedAttempts)`);
+      failed_attempts, source_hash) VALUES (@hash, @clientId, @redirectUri, @redirectUriGiven,
+      @codeChallenge, @state, @resource, @scope, @csrfHash, @expiresAt, @failedAttempts,
+      @sourceHash)`);
     this.#pending = db.prepare(`SELECT ${PENDING_COLUMNS} FROM oauth_pending WHERE hash = ?`);
     this.#failedAttempt = db
       .prepare<[Buffer], number>(
@@ -195,10 +226,55 @@ export class SqliteOAuthStore implements OAuthStore {
     const prunePending = db.prepare('DELETE FROM oauth_pending WHERE expires_at <= ?');
     const pruneCodes = db.prepare('DELETE FROM oauth_codes WHERE expires_at <= ?');
     const pruneTokens = db.prepare('DELETE FROM oauth_tokens WHERE expires_at <= ?');
+    const forgetSources = db.prepare(`UPDATE oauth_clients SET source_hash = NULL
+      WHERE source_hash IS NOT NULL AND created_at <= ?`);
+    // Never authorized, nothing pending or issued: abandoned (the indexes of migration 006).
+    const pruneClients = db.prepare(`DELETE FROM oauth_clients AS c
+      WHERE c.authorized_at IS NULL AND c.created_at <= ?
+        AND NOT EXISTS (SELECT 1 FROM oauth_pending AS p WHERE p.client_id = c.id)
+        AND NOT EXISTS (SELECT 1 FROM oauth_codes AS o WHERE o.client_id = c.id)
+        AND NOT EXISTS (SELECT 1 FROM oauth_grants AS g WHERE g.client_id = c.id)`);
     this.#prune = db.transaction((now: number) => {
       prunePending.run(now);
       pruneCodes.run(now - CODE_RETENTION_MS);
       pruneTokens.run(now);
+      forgetSources.run(now - REGISTRATION_SOURCE_WINDOW_MS);
+      pruneClients.run(now - ABANDONED_REGISTRATION_TTL_MS);
+    });
+
+    const recentRegistrations = db.prepare<
+      [Buffer, number],
+      { live: number; oldest: number | null }
+    >(`SELECT count(*) AS live, min(created_at) AS oldest FROM oauth_clients
+      WHERE source_hash = ? AND created_at > ?`);
+    this.#registerCapped = db.transaction((client, cap, now): CappedInsert => {
+      this.#prune(now);
+      const windowStart = now - REGISTRATION_SOURCE_WINDOW_MS;
+      const seen = recentRegistrations.get(cap.sourceHash, windowStart);
+      if (seen !== undefined && seen.live >= cap.max) {
+        return { ok: false, retryAt: (seen.oldest ?? now) + REGISTRATION_SOURCE_WINDOW_MS };
+      }
+      this.#insertClient.run(clientRow(client, cap.sourceHash));
+      return { ok: true };
+    });
+    const livePending = db.prepare<[Buffer, number], { live: number; first: number | null }>(
+      `SELECT count(*) AS live, min(expires_at) AS first FROM oauth_pending
+        WHERE source_hash = ? AND expires_at > ?`,
+    );
+    this.#savePending = db.transaction((pending, now, cap): CappedInsert => {
+      this.#prune(now);
+      if (cap !== undefined) {
+        const seen = livePending.get(cap.sourceHash, now);
+        if (seen !== undefined && seen.live >= cap.max) {
+          return { ok: false, retryAt: seen.first ?? now };
+        }
+      }
+      this.#insertPending.run({
+        ...pending,
+        redirectUriGiven: pending.redirectUriGiven ? 1 : 0,
+        sourceHash: cap?.sourceHash ?? null,
+      });
+      return { ok: true };
     });
 
     const insertGrant = db.prepare(`INSERT INTO oauth_grants (id, client_id, subject_kind,
@@ -217,6 +293,8 @@ export class SqliteOAuthStore implements OAuthStore {
       .prepare<[Buffer], number | null>('SELECT reused_at FROM oauth_codes WHERE hash = ?')
       .pluck();
     const linkCode = db.prepare('UPDATE oauth_codes SET grant_id = ? WHERE hash = ?');
+    const markAuthorized = db.prepare(`UPDATE oauth_clients
+      SET authorized_at = coalesce(authorized_at, ?) WHERE id = ?`);
     this.#markReused = db.prepare(`UPDATE oauth_codes SET reused_at = coalesce(reused_at, @at)
       WHERE hash = @hash`);
     this.#createGrant = db.transaction((grant, tokens, codeHash): boolean => {
@@ -234,6 +312,7 @@ export class SqliteOAuthStore implements OAuthStore {
         revokedAt,
       });
       linkCode.run(grant.id, codeHash);
+      markAuthorized.run(grant.createdAt, grant.clientId);
       if (revokedAt !== null) return false;
       insertTokens(grant.id, grant.createdAt, tokens);
       return true;
@@ -265,16 +344,18 @@ export class SqliteOAuthStore implements OAuthStore {
 
   registerClient(client: OAuthClientRecord): Promise<void> {
     return asPromise(() => {
-      this.#insertClient.run({
-        id: client.id,
-        secretHash: client.secretHash,
-        authMethod: client.authMethod,
-        redirectUris: JSON.stringify(client.redirectUris),
-        grantTypes: JSON.stringify(client.grantTypes),
-        name: client.name,
-        metadata: JSON.stringify(client.metadata),
-        createdAt: client.createdAt,
-      });
+      this.#insertClient.run(clientRow(client, null));
+    });
+  }
+
+  registerClientFromSource(
+    client: OAuthClientRecord,
+    cap: SourceCap,
+    now: number,
+  ): Promise<CappedInsert> {
+    return asPromise(() => {
+      requireInteger('cap.max', cap.max, 1);
+      return this.#registerCapped.immediate(client, cap, now);
     });
   }
 
@@ -285,13 +366,14 @@ export class SqliteOAuthStore implements OAuthStore {
     });
   }
 
-  savePendingAuthorization(pending: PendingAuthorizationRecord, now: number): Promise<void> {
+  savePendingAuthorization(
+    pending: PendingAuthorizationRecord,
+    now: number,
+    cap?: SourceCap,
+  ): Promise<CappedInsert> {
     return asPromise(() => {
-      this.#prune.immediate(now);
-      this.#insertPending.run({
-        ...pending,
-        redirectUriGiven: pending.redirectUriGiven ? 1 : 0,
-      });
+      if (cap !== undefined) requireInteger('cap.max', cap.max, 1);
+      return this.#savePending.immediate(pending, now, cap);
     });
   }
 
