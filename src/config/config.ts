@@ -12,6 +12,7 @@ import { parseResolveOverrides, type ResolveOverride } from '../net/resolve-over
 import type { LogLevel } from '../observability/logger.js';
 import type { LlmConfig, PageConfig } from '../page/page-layer.js';
 import type { PaymentConfig } from '../payments/payment-config.js';
+import type { HttpTimeouts } from '../server/http-timeouts.js';
 import type { VerdictTtlConfig } from '../service/detection-service.js';
 import type { StoreLocation } from '../store/open-store.js';
 
@@ -46,6 +47,13 @@ export interface Config {
    * a list of proxy addresses/CIDRs; never every hop.
    */
   trustProxy: TrustProxy;
+  /**
+   * How long the server waits for a client, ms: headers (HTTP_HEADERS_TIMEOUT_MS, default
+   * 10,000), the whole request (HTTP_REQUEST_TIMEOUT_MS, default 15,000, not below the headers
+   * bound), the next request on an idle keep-alive connection (HTTP_KEEP_ALIVE_TIMEOUT_MS,
+   * default 5,000; behind a load balancer set it above the balancer's idle timeout).
+   */
+  httpTimeouts: HttpTimeouts;
   /** pino level (LOG_LEVEL, default info). */
   logLevel: LogLevel;
   /** Requests per minute per source IP without a key, 402 challenges included (spec §8: 60). */
@@ -167,6 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisKeyPrefix: stringVar(env, 'REDIS_KEY_PREFIX', 'linkguard:', /^[A-Za-z0-9._:-]{1,64}$/),
     publicBaseUrl: baseUrlVar(env, port),
     trustProxy: trustProxyVar(env),
+    httpTimeouts: httpTimeoutsVar(env),
     logLevel: enumVar(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
     publicRateLimitPerMinute: intVar(env, 'RATE_LIMIT_PUBLIC_PER_MINUTE', 60, 1, 1_000_000),
     keyRateLimitPerMinute: intVar(env, 'RATE_LIMIT_KEY_PER_MINUTE', 10_000, 1, 10_000_000),
@@ -199,6 +208,17 @@ export function loadConfig(env: Env = process.env): Config {
 function raw(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
   return value === undefined || value === '' ? undefined : value;
+}
+
+function httpTimeoutsVar(env: Env): HttpTimeouts {
+  const headersMs = intVar(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 120_000);
+  const requestMs = intVar(env, 'HTTP_REQUEST_TIMEOUT_MS', 15_000, 100, 600_000);
+  // Node refuses a request bound below the headers bound (the headers are part of the request).
+  if (requestMs < headersMs) {
+    throw new ConfigError('HTTP_REQUEST_TIMEOUT_MS must not be below HTTP_HEADERS_TIMEOUT_MS');
+  }
+  const keepAliveMs = intVar(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600_000);
+  return Object.freeze({ headersMs, requestMs, keepAliveMs });
 }
 
 function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {

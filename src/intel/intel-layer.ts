@@ -141,8 +141,11 @@ export class IntelLayer {
    *
    * @param site the URL's analysis (`analyzeParsedUrl()`), or `readSite()` of it: whose site the
    *   URL is comes from there, not from the URL again.
+   * @param deadline optional `performance.now()` value (ms) of the caller's budget: a source still
+   *   unanswered then is reported unknown (its request goes on in the background, and RDAP's fills
+   *   its cache), so layer 2 never holds a verdict past the page budget.
    */
-  async evidence(site: SiteReading): Promise<IntelEvidence> {
+  async evidence(site: SiteReading, deadline?: number): Promise<IntelEvidence> {
     const { url } = site;
     const { domainAge: ageSource, webRisk } = this.options;
     // Nothing to ask (no feeds loaded, no RDAP, no Web Risk): skip even the scope.
@@ -160,12 +163,18 @@ export class IntelLayer {
       registrable !== null && url.ipVersion === null && site.hosting === null && !url.hostIsSuffix;
     const [domainAge, listedBy] = await Promise.all([
       ageApplies && ageSource != null && !scope.protectedDomain
-        ? ageSource.domainAge(registrable).then(toAgeEvidence)
+        ? byDeadline(ageSource.domainAge(registrable).then(toAgeEvidence), deadline, {
+            status: 'unknown',
+          } satisfies DomainAgeEvidence)
         : Promise.resolve<DomainAgeEvidence>(
             ageApplies ? { status: 'unknown' } : { status: 'not_applicable' },
           ),
       webRisk != null && !scope.protectedDomain
-        ? webRisk.lookup(url.href).then((r) => (r.status === 'listed' ? r.threatTypes : []))
+        ? byDeadline(
+            webRisk.lookup(url.href).then((r) => (r.status === 'listed' ? r.threatTypes : [])),
+            deadline,
+            [],
+          )
         : Promise.resolve<string[]>([]),
     ]);
     return { denied: [], allowedBy: [], webRisk: listedBy, domainAge };
@@ -199,6 +208,32 @@ export class IntelLayer {
     this.indexDigest = digest.digest('hex');
     for (const listener of this.swapListeners) listener(this.index);
     return true;
+  }
+}
+
+/**
+ * `answer`, or `fallback` when `deadline` (a `performance.now()` value, ms) passes first; no
+ * deadline waits for `answer` (each source has its own time budget).
+ */
+async function byDeadline<T>(
+  answer: Promise<T>,
+  deadline: number | undefined,
+  fallback: T,
+): Promise<T> {
+  if (deadline === undefined) return answer;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(
+      () => {
+        resolve(fallback);
+      },
+      Math.max(0, deadline - performance.now()),
+    );
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

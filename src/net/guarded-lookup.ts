@@ -10,6 +10,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 
 import { classifyIp } from '../engine/url/classify-ip.js';
+import { abortable } from './abortable.js';
 import { NetError } from './net-error.js';
 import { findResolveOverride, type ResolveOverride } from './resolve-override.js';
 
@@ -118,33 +119,4 @@ export async function guardedLookup(
 export function effectivePort(url: URL): number {
   if (url.port !== '') return Number(url.port);
   return url.protocol === 'https:' ? 443 : 80;
-}
-
-/** Settle with `promise`, or reject with `signal.reason` as soon as the signal aborts. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => {
-      reject(abortReason(signal));
-    };
-    if (signal.aborted) {
-      onAbort();
-      return;
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
-
-function abortReason(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  return reason instanceof Error ? reason : new Error('aborted', { cause: reason });
 }

@@ -19,6 +19,7 @@
  * Limitation: behind an egress proxy the check would see only the proxy; the client has no proxy
  * support so that this cannot happen silently.
  */
+import { abortable } from './abortable.js';
 import { guardedLookup, type LookupFunction, systemLookup } from './guarded-lookup.js';
 import { NetError } from './net-error.js';
 import { parseHopUrl } from './parse-hop-url.js';
@@ -103,7 +104,10 @@ export interface HttpClient {
 const DEFAULT_MAX_REDIRECTS = 5;
 const MAX_REDIRECTS_LIMIT = 20;
 const DEFAULT_CONNECTIONS = 4;
-/** Per-socket connect limit; a fetch's own `timeoutMs` normally ends the wait first. */
+/**
+ * Per-socket connect limit (TCP and TLS). A fetch stops waiting at its own `timeoutMs` whatever
+ * this says; the attempt itself then ends by this limit in the background.
+ */
 const CONNECT_TIMEOUT_MS = 10_000;
 /** A redirect's body is read and dropped up to this size (keeps the connection reusable). */
 const REDIRECT_BODY_DRAIN_BYTES = 64 * 1024;
@@ -178,13 +182,21 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
       for (;;) {
         const { address } = await guardedLookup(url, { overrides, lookup, signal });
-        const response = await pools.get(url.origin, address).request({
-          path: url.pathname + url.search,
-          method,
-          headers,
-          body: body ?? null,
+        // undici applies `signal` only once a socket is connected: a connect or TLS handshake
+        // that hangs (SYN dropped, a server that never speaks TLS) would hold the fetch for the
+        // connector's own timeout, past the caller's budget. Stop waiting at the deadline; the
+        // attempt ends in the background within CONNECT_TIMEOUT_MS and is then aborted.
+        const response = await abortable(
+          pools.get(url.origin, address).request({
+            path: url.pathname + url.search,
+            method,
+            headers,
+            body: body ?? null,
+            signal,
+          }),
           signal,
-        });
+          (late) => late.body.destroy(),
+        );
         let location: string | null;
         try {
           location = redirectLocation(response.statusCode, response.headers, url.href);

@@ -56,5 +56,50 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
       res: (res: ReplyLike) => ({ statusCode: res.statusCode }),
     },
   };
-  return destination === undefined ? pino(options) : pino(options, destination);
+  if (destination !== undefined) return pino(options, destination);
+  // stdout, written asynchronously (pino's default), made explicit to guard it: a failed write
+  // (EPIPE when the reader is gone, EBADF when stdout was closed) must never crash the service.
+  // pino already stops writing on EPIPE; any other error would be re-emitted unhandled.
+  const stdout = pino.destination({ dest: 1, sync: false });
+  stdout.on('error', () => undefined);
+  return pino(options, stdout);
+}
+
+/** What {@link releaseLogs} needs of pino's destination (sonic-boom). */
+interface FlushableStream {
+  flushSync?: () => void;
+}
+
+/**
+ * Give the log destination up to `timeoutMs` to write what is buffered, then stop it from ever
+ * blocking the exit. Call before `process.exit()`.
+ *
+ * Why: pino flushes its stdout stream synchronously on `exit`, and sonic-boom's `flushSync()`
+ * (4.x) retries a failed write for ever — EAGAIN while a pipe's reader does not read, and any
+ * other error (EPIPE once the reader has gone) too, since only EAGAIN is given up on. A process
+ * whose log pipe stalled or closed during shutdown then never exits (issue 14, finding 8).
+ * After this call lines still buffered are dropped.
+ *
+ * @param logger a logger from {@link createLogger}.
+ * @param timeoutMs how long to wait for the buffered lines, ms.
+ */
+export async function releaseLogs(logger: Logger, timeoutMs: number): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, timeoutMs);
+    try {
+      logger.flush(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    } catch {
+      clearTimeout(timer);
+      resolve();
+    }
+  });
+  const stream = (logger as unknown as Record<symbol, FlushableStream | undefined>)[
+    pino.symbols.streamSym
+  ];
+  if (stream !== undefined && typeof stream.flushSync === 'function') {
+    stream.flushSync = () => undefined;
+  }
 }

@@ -77,12 +77,30 @@ export class PageFetcher {
    * @returns the page, or why not; never throws for network outcomes.
    */
   async fetch(url: ParsedUrl, deadline: number): Promise<FetchedPage | UnfetchedPage> {
-    return this.limit(async () => {
-      if (performance.now() >= deadline - ANALYSIS_RESERVE_MS) {
-        return { ok: false, failure: 'busy', redirects: [] };
-      }
+    const busy: UnfetchedPage = { ok: false, failure: 'busy', redirects: [] };
+    // The wait for a slot counts against the budget too: still queued at the deadline, the caller
+    // gets `busy`, and the task, when its turn comes, sees the deadline passed and returns at once.
+    // A fetch that has started ends by the deadline on its own (its timeout is the rest).
+    let started = false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<UnfetchedPage>((resolve) => {
+      timer = setTimeout(
+        () => {
+          if (!started) resolve(busy);
+        },
+        Math.max(0, deadline - ANALYSIS_RESERVE_MS - performance.now()),
+      );
+    });
+    const queued = this.limit(async () => {
+      if (performance.now() >= deadline - ANALYSIS_RESERVE_MS) return busy;
+      started = true;
       return this.fetchNow(url, deadline);
     });
+    try {
+      return await Promise.race([queued, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async fetchNow(url: ParsedUrl, deadline: number): Promise<FetchedPage | UnfetchedPage> {

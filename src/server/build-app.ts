@@ -33,6 +33,7 @@ import { RateLimits } from '../ratelimit/rate-limits.js';
 import { clientOrigin, type Redis, redisErrorMessage } from '../redis/redis-client.js';
 import type { Store } from '../store/ports/store.js';
 import { buildDetection, type DetectionPipeline } from './build-detection.js';
+import { httpTimeoutOptions } from './http-timeouts.js';
 
 /** Everything the app needs; built by `startServer()` or a test. */
 export interface AppDeps {
@@ -107,6 +108,8 @@ export async function buildApp(deps: AppDeps) {
   const app = Fastify<Server, IncomingMessage, ServerResponse>({
     loggerInstance: deps.logger,
     bodyLimit: BODY_LIMIT_BYTES,
+    // Slow clients are answered 408 and disconnected at the configured bounds (issue 14).
+    ...httpTimeoutOptions(deps.config.httpTimeouts),
     trustProxy: trustProxyOption(deps.config.trustProxy),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];

@@ -5,7 +5,8 @@
  * with the layer-2 lookups, the URL it lands on after redirects is judged by layers 1–2 too (a
  * redirect to a known drainer is a drainer), the page is analysed in that URL's context, the
  * optional LLM judge is asked when the static result is ambiguous, and everything is scored once.
- * The whole verdict fits in the page budget: the fetch stops at the deadline, the LLM gets what
+ * The whole verdict fits in the page budget: every outbound step — DNS, connect, TLS, body,
+ * redirects, the RDAP and Web Risk lookups, the LLM — stops at the deadline, the LLM gets what
  * is left, and a page that could not be read leaves the verdict to layers 1–2, which say so.
  */
 import type { Engine } from '../engine/create-engine.js';
@@ -77,7 +78,7 @@ export async function judgeWithPage(
 
   const deadline = started + page.budgetMs;
   const [evidence, fetched] = await Promise.all([
-    intel === null ? Promise.resolve(NO_INTEL) : intel.evidence(analysis),
+    intel === null ? Promise.resolve(NO_INTEL) : intel.evidence(analysis, deadline),
     page.fetcher.fetch(url, deadline),
   ]);
   if (!fetched.ok) {
@@ -92,7 +93,8 @@ export async function judgeWithPage(
   const moved = final.hostname !== url.hostname || final.port !== url.port;
   // The fetcher hands back the submitted URL itself when the page did not move: analysed once.
   const finalAnalysis = final === url ? analysis : analyzeParsedUrl(engine, final);
-  const finalEvidence = !moved || intel === null ? evidence : await intel.evidence(finalAnalysis);
+  const finalEvidence =
+    !moved || intel === null ? evidence : await intel.evidence(finalAnalysis, deadline);
   const context = pageContextOf(engine, finalAnalysis, freshOf(finalEvidence));
   let pageAnalysis: PageAnalysis;
   try {
