@@ -43,7 +43,7 @@ export interface DoorProperty {
 
 /** JSON text of a generated value (`null` for the undefined JSON.stringify gives nothing for). */
 function jsonText(value: unknown): string {
-  return (JSON.stringify(value)) ?? 'null';
+  return value === undefined ? 'null' : JSON.stringify(value);
 }
 
 /** Header-safe text: visible ASCII, space, tab and Latin-1 (what HTTP/1.1 can carry). */
