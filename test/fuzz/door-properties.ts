@@ -378,10 +378,27 @@ function nonceValue(kind: NonceKind, issued: string, random: string): string | u
   }
 }
 
-/** What the gate must answer a proof: its 402 reason when known. */
-function expectedReason(partsValid: boolean, kind: NonceKind): string {
-  if (!partsValid || (kind !== 'issued' && kind !== 'random-v4')) return 'malformed_proof';
-  return kind === 'issued' ? 'tx_not_found' : 'nonce_unknown';
+/** The nonce form the service issues (`crypto.randomUUID()`: lower-case UUIDv4). */
+const ISSUED_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/**
+ * What the gate must answer a proof (README, "Paying per request"): form checks first
+ * (`malformed_proof`), then the nonce (`nonce_unknown`), then the chain, where the stub knows no
+ * transaction (`tx_not_found`).
+ */
+function expectedReason(
+  partsValid: boolean,
+  nonce: string | undefined,
+  issued: string | null,
+): string {
+  if (!partsValid || nonce === undefined || !ISSUED_FORM.test(nonce.trim()))
+    return 'malformed_proof';
+  return nonce.trim() === issued ? 'tx_not_found' : 'nonce_unknown';
+}
+
+/** A real nonce when the nonce kind needs one, else null. */
+async function maybeIssued(h: FuzzApp, kind: NonceKind): Promise<string | null> {
+  return kind === 'issued' || kind === 'issued-upper' ? issuedNonce(h) : null;
 }
 
 async function sendProof(
@@ -397,7 +414,12 @@ async function sendProof(
     }),
   );
   if (expected === null) return;
-  const body = JSON.parse(answer.body) as { reason?: string };
+  const body = JSON.parse(answer.body) as { error?: string; reason?: string };
+  // No proof header at all: a plain challenge, without reason.
+  if (Object.keys(headers).length === 0) {
+    if (answer.status === 402 && body.error === 'payment_required') return;
+    throw new FuzzFailure(`no proof: expected 402 payment_required, got ${answer.status}`);
+  }
   if (answer.status !== 402 || body.reason !== expected) {
     throw new FuzzFailure(
       `proof ${JSON.stringify(headers).slice(0, 400)}: expected 402 ${expected}, got ${answer.status} ${String(body.reason)}`,
@@ -432,9 +454,8 @@ const legacyProofs: DoorProperty = {
         const kind = chain ?? 'solana';
         const isBase = kind === 'base';
         const signature = isBase ? hash : solana;
-        const issued =
-          nonce === 'issued' ? await issuedNonce(h) : '00000000-0000-4000-8000-000000000000';
-        const nonceText = nonceValue(nonce, issued, random);
+        const issued = await maybeIssued(h, nonce);
+        const nonceText = nonceValue(nonce, issued ?? random, random);
         if (!isBase && isFinding1Shape(signature.value, nonceText)) return;
         const headers = withHeaders({
           'x-402-chain': chain,
@@ -449,7 +470,7 @@ const legacyProofs: DoorProperty = {
           signature.valid &&
           (!isBase || wallet.valid) &&
           (headers['x-402-wallet-sig'] === undefined || isBase);
-        await sendProof(h, headers, expectedReason(partsValid, nonce));
+        await sendProof(h, headers, expectedReason(partsValid, nonceText, issued));
       },
     ),
 };
@@ -525,9 +546,8 @@ const xPaymentProofs: DoorProperty = {
         encoding,
         extra,
       }) => {
-        const issued =
-          nonce === 'issued' ? await issuedNonce(h) : '00000000-0000-4000-8000-000000000000';
-        const nonceText = nonceValue(nonce, issued, random);
+        const issued = await maybeIssued(h, nonce);
+        const nonceText = nonceValue(nonce, issued ?? random, random);
         const isBase = network === 'base';
         if (network === 'solana' && isFinding1Shape(solana.value, nonceText)) return;
         const payload = isBase
@@ -542,7 +562,11 @@ const xPaymentProofs: DoorProperty = {
           (network === 'solana' || network === 'base') &&
           nonceText !== undefined;
         const partsValid = envelopeValid && (isBase ? hash.valid && wallet.valid : solana.valid);
-        await sendProof(h, { 'x-payment': encoded.value }, expectedReason(partsValid, nonce));
+        await sendProof(
+          h,
+          { 'x-payment': encoded.value },
+          expectedReason(partsValid, nonceText, issued),
+        );
       },
     ),
 };
@@ -571,7 +595,7 @@ const garbageProofs: DoorProperty = {
       async (headers, long) => {
         if (isFinding1Shape(headers['x-402-signature'], headers['x-402-nonce'])) return;
         if (long) headers['x-402-signature'] = 'A'.repeat(5000);
-        await sendProof(h, headers, Object.keys(headers).length === 0 ? null : null);
+        await sendProof(h, headers, null);
       },
     ) as never,
 };
