@@ -154,6 +154,10 @@ export async function buildApp(deps: AppDeps) {
       'x-request-id',
     ],
     maxAge: 600,
+    // Every OPTIONS is answered as a preflight (204 with the CORS headers): the strict default
+    // answers an OPTIONS without Origin or Access-Control-Request-Method with a plain-text 400
+    // that carries no documented error code (docs/decisions.md, decision 144).
+    strictPreflight: false,
   });
 
   // Fastify parses text/plain by default; the API takes JSON only (415 otherwise).

@@ -111,6 +111,10 @@ const reject = (reason: UrlRejection, message: string): NormalizeResult => ({
  * - IP literals must be public unicast in every spelling the URL parser accepts ({@link classifyIp}).
  * - Special-use names (`localhost`, `*.local`, `*.onion`, …) and hosts whose top-level domain is not
  *   in the Public Suffix List are refused: neither can be a public web site.
+ * - A host that is itself a Public Suffix List entry (`gov.uk`, `nhs.uk`, `s3.amazonaws.com`,
+ *   `dweb.link`, `bubbleapps.io`, `ngrok.app`, `vitalik.eth.limo`) is accepted and judged as its
+ *   own site (`hostIsSuffix`; docs/decisions.md, decision 88); only a lone TLD (`https://com/`)
+ *   is refused (`invalid_host`).
  * - Userinfo is allowed and reported (`hasUserinfo`).
  *
  * @param input untrusted text from a request, CLI argument or file.
