@@ -7,7 +7,7 @@
  * and history), and the tests read the results. RDAP is off and `check` is offline: nothing leaves
  * the machine.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -188,7 +188,7 @@ const CHECKED = {
   scamsnifferDeny: 'https://absportal.xyz/',
   /**
    * polkadot allow entry `*.fleek.co`: an allow entry vouches for the host it names, never for
-   * tenants below it (decision 57), so the apex is allowed and `app.fleek.co` is not.
+   * tenants below it (decision 37), so the apex is allowed and `app.fleek.co` is not.
    */
   polkadotAllow: 'https://fleek.co/',
   /** In no feed. */
@@ -312,7 +312,10 @@ function expectOk(result: CliResult): CliResult {
 }
 
 function checked(url: string): CheckLine {
-  const line = (jsonLines(expectOk(results.check)) as CheckLine[]).find((l) => l.url === url);
+  // Feed hits are `danger`: `check` exits 5 (src/cli/exit-codes.ts).
+  expect(results.check.stderr).toBe('');
+  expect(results.check.code).toBe(5);
+  const line = (jsonLines(results.check) as CheckLine[]).find((l) => l.url === url);
   if (line === undefined) throw new Error(`check printed no line for ${url}`);
   return line;
 }
@@ -325,11 +328,13 @@ describe('feeds import', () => {
       if (result === undefined) throw new Error(`no result for import ${spec.name}`);
       expectOk(result);
       if (!spec.json) {
-        expect(result.stdout.split('\n')[0]).toBe(
-          `Imported ${spec.entries} entries into feed ${spec.name}` +
-            (spec.skipped > 0 ? ` (${spec.skipped} unreadable rows skipped)` : '') +
-            '.',
+        const [stored, used] = result.stdout.split('\n');
+        expect(stored).toMatch(
+          new RegExp(`^Imported feed ${spec.name}: \\d+ rows read, ${spec.entries} entries stored`),
         );
+        if (spec.skipped > 0) expect(stored).toContain(`; ${spec.skipped} unreadable rows skipped`);
+        else expect(stored).not.toContain('unreadable');
+        expect(used).toMatch(new RegExp(`^Used by the index: \\d+ of ${spec.entries}[.;]`));
         return;
       }
       const view = jsonOut(result) as FeedView;
@@ -340,6 +345,11 @@ describe('feeds import', () => {
         threat: spec.threat,
         entries: spec.entries,
         skipped: spec.skipped,
+        rows: expect.any(Number) as number,
+        dropped: expect.any(Number) as number,
+        duplicates: expect.any(Number) as number,
+        indexed: expect.any(Number) as number,
+        not_indexed: expect.any(Object) as object,
         imported_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as string,
         checked_at: view.imported_at,
         last_error: null,
@@ -469,5 +479,66 @@ describe('history', () => {
     const { stdout } = expectOk(results.noHistory);
     expect(stdout).toContain('No record for never-judged-here.org');
     expect(stdout).toMatch(/does not mean it is safe/);
+  });
+});
+
+describe('feeds import says what it stored and what the index uses', () => {
+  // Two processes on their own store; the fixture-based imports above cover the formats.
+  let plain: CliResult;
+  let json: CliResult;
+  let own = '';
+
+  beforeAll(async () => {
+    own = mkdtempSync(join(tmpdir(), 'linkguard-feeds-report-'));
+    const feed = join(own, 'mixed.txt');
+    writeFileSync(
+      feed,
+      [
+        'evil-drainer.xyz',
+        'evil-drainer.xyz', // the same host again: merged
+        'https://paypal.com/some/phish', // a page on a protected domain: a URL prefix, used
+        'wallet-claim.top',
+        'pages.dev', // a hosting platform: judged per tenant, never whole
+        'paypal.com', // a brand's own domain: never condemned whole
+        '10.0.0.1', // a private address: not a URL linkguard judges
+        'printer.local', // a special-use name: likewise
+        'not a host!', // unreadable
+      ].join('\n'),
+    );
+    const env = { DATABASE_URL: `sqlite:${join(own, 'lg.db')}`, RDAP_ENABLED: 'false' };
+    const args = ['feeds', 'import', feed, '--format', 'plain'];
+    plain = await runCli([...args, '--source', 'mixed'], env);
+    json = await runCli([...args, '--source', 'mixed-json', '--json'], env);
+  }, 120_000);
+
+  afterAll(() => {
+    if (own !== '') rmSync(own, { recursive: true, force: true });
+  });
+
+  it('counts rows read, entries stored, duplicates and unreadable rows', () => {
+    const [stored, used] = expectOk(plain).stdout.split('\n');
+    expect(stored).toBe(
+      'Imported feed mixed: 9 rows read, 7 entries stored; 1 duplicates merged; ' +
+        '1 unreadable rows skipped.',
+    );
+    expect(used).toBe(
+      'Used by the index: 3 of 7; not used: ' +
+        '1 hosting-platform names (judged per tenant, never whole), ' +
+        '1 official or popular domains (never condemned whole), ' +
+        '2 not URLs linkguard judges (private addresses, special-use names, …).',
+    );
+  });
+
+  it('--json carries the same counts', () => {
+    expect(jsonOut(expectOk(json))).toMatchObject({
+      name: 'mixed-json',
+      rows: 9,
+      entries: 7,
+      skipped: 1,
+      dropped: 0,
+      duplicates: 1,
+      indexed: 3,
+      not_indexed: { hosting_platform: 1, protected_domain: 1, fuzzy: 0, invalid: 2 },
+    });
   });
 });
