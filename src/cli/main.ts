@@ -67,6 +67,15 @@ export async function program(argv: readonly string[] = []): Promise<Command> {
 }
 
 /**
+ * Make commander throw its parse errors instead of exiting, on every command: `exitOverride()`
+ * is inherited only by subcommands made with `.command()`, not by those added with `addCommand()`.
+ */
+function throwInsteadOfExit(command: Command): void {
+  command.exitOverride();
+  for (const sub of command.commands) throwInsteadOfExit(sub);
+}
+
+/**
  * Run the CLI. Expected failures print one line to stderr, without a stack trace, and set the
  * documented exit code (`cli/exit-codes.ts`): commander's parse errors (already printed), usage
  * and configuration errors 2, failures of the environment (store, system calls) 3. Anything else
@@ -74,7 +83,9 @@ export async function program(argv: readonly string[] = []): Promise<Command> {
  */
 export async function main(argv: readonly string[]): Promise<void> {
   try {
-    await (await program(argv)).exitOverride().parseAsync(argv);
+    const root = await program(argv);
+    throwInsteadOfExit(root);
+    await root.parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version exit 0; every parse error (unknown option, missing argument) is usage.

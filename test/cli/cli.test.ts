@@ -385,12 +385,14 @@ describe.concurrent('exit codes and expected failures', { timeout: SUITE_TIMEOUT
     const db = await tempDb();
     try {
       const env = { ...db.env, RDAP_ENABLED: 'false', PAGE_ANALYSIS: 'off' };
-      const [safe, caution, invalid, danger] = await Promise.all([
-        runCli([...offline, 'paypal.com', 'https://metamask.io/'], env),
-        runCli([...offline, 'paypal.com', 'apple-id.top'], env),
-        runCli([...offline, 'paypal.com', 'http://127.0.0.1/'], env),
-        runCli([...offline, 'apple-id.top', 'metamask-restore-wallet.com', 'paypal.com'], env),
-      ]);
+      // One at a time: each process builds the engine, and a busy machine must not time them out.
+      const safe = await runCli([...offline, 'paypal.com', 'https://metamask.io/'], env);
+      const caution = await runCli([...offline, 'paypal.com', 'apple-id.top'], env);
+      const invalid = await runCli([...offline, 'paypal.com', 'http://127.0.0.1/'], env);
+      const danger = await runCli(
+        [...offline, 'apple-id.top', 'metamask-restore-wallet.com', 'paypal.com'],
+        env,
+      );
       const verdicts = (result: CliResult): unknown[] =>
         (jsonLines(result) as CheckLine[]).map((line) => line.verdict ?? line.error);
       expect(verdicts(safe)).toEqual(['safe', 'safe']);
@@ -424,12 +426,12 @@ describe.concurrent('exit codes and expected failures', { timeout: SUITE_TIMEOUT
       const blocker = join(dirname(db.path), 'not-a-directory');
       writeFileSync(blocker, '');
       const env = { DATABASE_URL: `sqlite:${join(blocker, 'lg.db')}`, RDAP_ENABLED: 'false' };
-      const runs = await Promise.all([
-        runCli(['keys', 'list'], env),
-        runCli(['check', '--offline', 'paypal.com'], env),
+      const runs = [
+        await runCli(['keys', 'list'], env),
+        await runCli(['check', '--offline', 'paypal.com'], env),
         // A directory where the database file should be.
-        runCli(['migrate'], { DATABASE_URL: `sqlite:${dirname(db.path)}` }),
-      ]);
+        await runCli(['migrate'], { DATABASE_URL: `sqlite:${dirname(db.path)}` }),
+      ];
       for (const run of runs) expectOneLineFailure(run, 3, /^Cannot open the store \(sqlite:/);
     } finally {
       db.done();
