@@ -291,6 +291,18 @@ function storeConsole(report: BenchReport): string[] {
 }
 
 /** The short summary printed at the end of a run. */
+/**
+ * Which detection layers the measured server runs (bench/run.ts sets its environment), stated
+ * next to every figure: a reader must not take these rates for those of a fresh URL with RDAP
+ * and its page.
+ */
+export const LAYERS_MEASURED =
+  `**Layers measured:** layer 1 (URL rules and the learned URL model) and the layer-2 feed ` +
+  `index, empty here (a fresh store holds no feed); RDAP off (\`RDAP_ENABLED=false\`: the bench ` +
+  `stays on loopback), page analysis off (\`PAGE_ANALYSIS=off\`), no Web Risk key, no LLM judge. ` +
+  `A fresh verdict with those on waits for a registry (≤ 800 ms) and fetches its page (≤ 4 s ` +
+  `budget): see "Layer 3: page analysis" for that path.`;
+
 export function renderConsole(report: BenchReport): string {
   const d = derive(report);
   return [
@@ -549,7 +561,8 @@ export function renderMarkdown(report: BenchReport): string {
       `bench overwrites this file; the figures come from that one run on a shared machine._\n\n` +
       `It checks the performance budgets of DESIGN §9 with the framework-benchmark method of the ` +
       `stack guide (§3): the real service and a bare Fastify hello-world are measured alternately ` +
-      `on the same CPU core, so the ratio between them cancels most of the machine's speed.`,
+      `on the same CPU core, so the ratio between them cancels most of the machine's speed.\n\n` +
+      LAYERS_MEASURED,
   );
 
   sections.push(

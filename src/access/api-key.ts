@@ -118,7 +118,7 @@ export function hashApiKey(raw: string): Buffer {
  */
 export function hashSecret(raw: string): Buffer {
   // One-shot `crypto.hash` (Node ≥ 20.12): no Hash object, whose native handle costs the
-  // garbage collector per request (decisions.md §43).
+  // garbage collector per request (decisions.md §64).
   return hash('sha256', raw, 'buffer');
 }
 

@@ -11,9 +11,10 @@ import { Command, CommanderError } from 'commander';
 import pc from 'picocolors';
 
 import { ConfigError, loadConfig } from '../config/config.js';
-import { openStore } from '../store/open-store.js';
 import { SERVICE_VERSION } from '../version.js';
+import { EXIT, EXIT_CODES_HELP, operationalMessage } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
+import { openCliStore } from './with-store.js';
 
 /**
  * The subcommands, each loaded only when used: `serve` pulls in the HTTP app, the MCP SDK, the
@@ -43,13 +44,14 @@ export async function program(argv: readonly string[] = []): Promise<Command> {
   const root = new Command('linkguard')
     .description('Link threat detection: safe / caution / danger verdicts for URLs')
     .version(SERVICE_VERSION)
-    .showHelpAfterError();
+    .showHelpAfterError()
+    .addHelpText('after', EXIT_CODES_HELP);
   root
     .command('migrate')
     .description('create or upgrade the store schema (serve does this too)')
     .action(async () => {
       const config = loadConfig();
-      const store = await openStore(config.store);
+      const store = await openCliStore(config.store);
       await store.ping();
       await store.close();
       console.log(`Store is up to date (${config.store.kind}).`);
@@ -64,23 +66,46 @@ export async function program(argv: readonly string[] = []): Promise<Command> {
   return root;
 }
 
-/** Run the CLI; prints configuration and argument errors without a stack trace. */
+/**
+ * Make commander throw its parse errors instead of exiting, on every command: `exitOverride()`
+ * is inherited only by subcommands made with `.command()`, not by those added with `addCommand()`.
+ */
+function throwInsteadOfExit(command: Command): void {
+  command.exitOverride();
+  for (const sub of command.commands) throwInsteadOfExit(sub);
+}
+
+/**
+ * Run the CLI. Expected failures print one line to stderr, without a stack trace, and set the
+ * documented exit code (`cli/exit-codes.ts`): commander's parse errors (already printed), usage
+ * and configuration errors 2, failures of the environment (store, system calls) 3. Anything else
+ * is a bug and is rethrown with its stack trace (Node exits 1).
+ */
 export async function main(argv: readonly string[]): Promise<void> {
   try {
-    await (await program(argv)).exitOverride().parseAsync(argv);
+    const root = await program(argv);
+    throwInsteadOfExit(root);
+    await root.parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
-      process.exitCode = error.exitCode;
+      // Help and version exit 0; every parse error (unknown option, missing argument) is usage.
+      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
       return;
     }
     if (error instanceof UsageError) {
       console.error(pc.red(error.message));
-      process.exitCode = 2;
+      process.exitCode = EXIT.usage;
       return;
     }
     if (error instanceof ConfigError) {
       console.error(pc.red(`Configuration error: ${error.message}`));
-      process.exitCode = 2;
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    const operational = operationalMessage(error);
+    if (operational !== null) {
+      console.error(pc.red(operational));
+      process.exitCode = EXIT.operational;
       return;
     }
     throw error;

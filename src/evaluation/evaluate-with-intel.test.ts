@@ -55,7 +55,7 @@ beforeAll(() => {
   add(PHISH, 'https://docs.google.com/forms/d/e/abc123/');
   add(WEB3, 'my-tenant.pages.dev');
   add(WEB3, 'allowed.example-allow.com');
-  // Allow entries vouch for the host they name only (decision 57).
+  // Allow entries vouch for the host they name only (decision 37).
   add(ALLOW, 'allowed.example-allow.com', 'allow');
   index = builder.build();
 });

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -53,9 +53,23 @@ async function tempDb(): Promise<{
 }
 
 function expectOk(result: CliResult): CliResult {
+  return expectExit(result, 0);
+}
+
+/** A run that printed nothing on stderr and exited with `code` (src/cli/exit-codes.ts). */
+function expectExit(result: CliResult, code: number): CliResult {
   expect(result.stderr).toBe('');
-  expect(result.code).toBe(0);
+  expect(result.code).toBe(code);
   return result;
+}
+
+/** An expected failure: exactly one line on stderr (no stack trace), nothing on stdout. */
+function expectOneLineFailure(result: CliResult, code: number, pattern: RegExp): void {
+  expect(result.code, result.stderr).toBe(code);
+  expect(result.stdout).toBe('');
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(result.stderr).toMatch(pattern);
+  expect(result.stderr).not.toMatch(/^\s+at /m);
 }
 
 /**
@@ -294,7 +308,7 @@ describe.concurrent('check and eval', { timeout: SUITE_TIMEOUT_MS }, () => {
     new Map((jsonLines(checked) as CheckLine[]).map((line) => [line.url, line]));
 
   it('check --json: one line per input, in input order, verdict body or invalid_url', () => {
-    const lines = jsonLines(expectOk(checked)) as CheckLine[];
+    const lines = jsonLines(expectExit(checked, 5)) as CheckLine[];
     const order = [MALICIOUS[0][0], INVALID, ...BENIGN, MALICIOUS[1][0], MALICIOUS[2][0]];
     expect(lines.map((l) => l.url)).toEqual(order);
     expect(lines[0]).toMatchObject({ verdict: 'danger', brand: 'MetaMask' });
@@ -311,13 +325,14 @@ describe.concurrent('check and eval', { timeout: SUITE_TIMEOUT_MS }, () => {
   });
 
   it('check --file reads one URL per line and skips blank lines', () => {
-    const lines = jsonLines(expectOk(fromFile)) as CheckLine[];
+    // No danger, but an input without a verdict: 4, never the 0 of "all safe".
+    const lines = jsonLines(expectExit(fromFile, 4)) as CheckLine[];
     expect(lines.map((l) => l.url)).toEqual(['https://paypal.com', INVALID, 'metamask.io']);
     expect(lines.map((l) => l.verdict ?? l.error)).toEqual(['safe', 'invalid_url', 'safe']);
   });
 
   it('check --offline works and says so in the reason', () => {
-    const [line] = jsonLines(expectOk(offline)) as CheckLine[];
+    const [line] = jsonLines(expectExit(offline, 5)) as CheckLine[];
     expect(line).toMatchObject({ url: MALICIOUS[0][0], verdict: 'danger', brand: 'MetaMask' });
     expect(line?.reason).toMatch(/offline/i);
   });
@@ -357,5 +372,103 @@ describe.concurrent('check and eval', { timeout: SUITE_TIMEOUT_MS }, () => {
     expect(configError.stderr).toContain('Configuration error');
     expect(configError.stderr).toContain('PORT');
     expect(configError.stdout).toBe('');
+  });
+});
+
+describe.concurrent('exit codes and expected failures', { timeout: SUITE_TIMEOUT_MS }, () => {
+  // Offline, no RDAP, no page: the verdicts come from the URL alone and never leave the machine.
+  const offline = ['check', '--offline', '--json'];
+
+  it('check exits 0 when every input is safe, 4 for caution or no verdict, 5 for any danger', async ({
+    expect,
+  }) => {
+    const db = await tempDb();
+    try {
+      const env = { ...db.env, RDAP_ENABLED: 'false', PAGE_ANALYSIS: 'off' };
+      // One at a time: each process builds the engine, and a busy machine must not time them out.
+      const safe = await runCli([...offline, 'paypal.com', 'https://metamask.io/'], env);
+      const caution = await runCli([...offline, 'paypal.com', 'apple-id.top'], env);
+      const invalid = await runCli([...offline, 'paypal.com', 'http://127.0.0.1/'], env);
+      const danger = await runCli(
+        [...offline, 'apple-id.top', 'metamask-restore-wallet.com', 'paypal.com'],
+        env,
+      );
+      const verdicts = (result: CliResult): unknown[] =>
+        (jsonLines(result) as CheckLine[]).map((line) => line.verdict ?? line.error);
+      expect(verdicts(safe)).toEqual(['safe', 'safe']);
+      expect(safe.code).toBe(0);
+      expect(verdicts(caution)).toEqual(['safe', 'caution']);
+      expect(caution.code).toBe(4);
+      expect(verdicts(invalid)).toEqual(['safe', 'invalid_url']);
+      expect(invalid.code).toBe(4);
+      expect(verdicts(danger)).toEqual(['caution', 'danger', 'safe']);
+      expect(danger.code).toBe(5);
+    } finally {
+      db.done();
+    }
+  });
+
+  it('check --file with a missing file: one line, exit 2', async () => {
+    const db = await tempDb();
+    try {
+      const missing = join(dirname(db.path), 'no-such-urls.txt');
+      const absent = await runCli(['check', '--offline', '--file', missing], db.env);
+      expectOneLineFailure(absent, 2, /cannot read --file .*no-such-urls\.txt: ENOENT/);
+    } finally {
+      db.done();
+    }
+  });
+
+  it('a store that cannot be opened: one line naming it, exit 3', async () => {
+    const db = await tempDb();
+    try {
+      // A regular file where the database's directory should be.
+      const blocker = join(dirname(db.path), 'not-a-directory');
+      writeFileSync(blocker, '');
+      const env = { DATABASE_URL: `sqlite:${join(blocker, 'lg.db')}`, RDAP_ENABLED: 'false' };
+      const runs = [
+        await runCli(['keys', 'list'], env),
+        await runCli(['check', '--offline', 'paypal.com'], env),
+        // A directory where the database file should be.
+        await runCli(['migrate'], { DATABASE_URL: `sqlite:${dirname(db.path)}` }),
+      ];
+      for (const run of runs) expectOneLineFailure(run, 3, /^Cannot open the store \(sqlite:/);
+    } finally {
+      db.done();
+    }
+  });
+
+  it('PostgreSQL out of reach: one line without the password, exit 3', async () => {
+    // Port 1 on loopback: refused at once, nothing listens there.
+    const env = { DATABASE_URL: 'postgres://linkguard:s3cret-pw@127.0.0.1:1/linkguard' };
+    const run = await runCli(['keys', 'list'], env);
+    expectOneLineFailure(
+      run,
+      3,
+      /^Cannot open the store \(postgres:\/\/127\.0\.0\.1:1\/linkguard\)/,
+    );
+    expect(run.stderr).not.toContain('s3cret-pw');
+  });
+
+  it('usage errors exit 2; --help documents the exit codes', async ({ expect }) => {
+    const db = await tempDb();
+    try {
+      const [unknownOption, missingArgument, checkHelp] = await Promise.all([
+        runCli(['check', '--bogus'], db.env),
+        runCli(['keys', 'revoke'], db.env),
+        runCli(['check', '--help'], db.env),
+      ]);
+      expect(unknownOption.code).toBe(2);
+      expect(unknownOption.stderr).toMatch(/unknown option '--bogus'/);
+      expect(missingArgument.code).toBe(2);
+      for (const run of [checkHelp]) {
+        expect(run.code).toBe(0);
+        expect(run.stdout).toMatch(/Exit codes:/);
+        expect(run.stdout).toMatch(/4 +check: the worst verdict is caution/);
+        expect(run.stdout).toMatch(/5 +check: at least one input is danger/);
+      }
+    } finally {
+      db.done();
+    }
   });
 });

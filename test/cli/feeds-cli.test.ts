@@ -188,7 +188,7 @@ const CHECKED = {
   scamsnifferDeny: 'https://absportal.xyz/',
   /**
    * polkadot allow entry `*.fleek.co`: an allow entry vouches for the host it names, never for
-   * tenants below it (decision 57), so the apex is allowed and `app.fleek.co` is not.
+   * tenants below it (decision 37), so the apex is allowed and `app.fleek.co` is not.
    */
   polkadotAllow: 'https://fleek.co/',
   /** In no feed. */
@@ -312,7 +312,10 @@ function expectOk(result: CliResult): CliResult {
 }
 
 function checked(url: string): CheckLine {
-  const line = (jsonLines(expectOk(results.check)) as CheckLine[]).find((l) => l.url === url);
+  // Feed hits are `danger`: `check` exits 5 (src/cli/exit-codes.ts).
+  expect(results.check.stderr).toBe('');
+  expect(results.check.code).toBe(5);
+  const line = (jsonLines(results.check) as CheckLine[]).find((l) => l.url === url);
   if (line === undefined) throw new Error(`check printed no line for ${url}`);
   return line;
 }
@@ -325,11 +328,13 @@ describe('feeds import', () => {
       if (result === undefined) throw new Error(`no result for import ${spec.name}`);
       expectOk(result);
       if (!spec.json) {
-        expect(result.stdout.split('\n')[0]).toBe(
-          `Imported ${spec.entries} entries into feed ${spec.name}` +
-            (spec.skipped > 0 ? ` (${spec.skipped} unreadable rows skipped)` : '') +
-            '.',
+        const [stored, used] = result.stdout.split('\n');
+        expect(stored).toMatch(
+          new RegExp(`^Imported feed ${spec.name}: \\d+ rows read, ${spec.entries} entries stored`),
         );
+        if (spec.skipped > 0) expect(stored).toContain(`; ${spec.skipped} unreadable rows skipped`);
+        else expect(stored).not.toContain('unreadable');
+        expect(used).toMatch(new RegExp(`^Used by the index: \\d+ of ${spec.entries}[.;]`));
         return;
       }
       const view = jsonOut(result) as FeedView;
@@ -340,6 +345,11 @@ describe('feeds import', () => {
         threat: spec.threat,
         entries: spec.entries,
         skipped: spec.skipped,
+        rows: expect.any(Number) as number,
+        dropped: expect.any(Number) as number,
+        duplicates: expect.any(Number) as number,
+        indexed: expect.any(Number) as number,
+        not_indexed: expect.any(Object) as object,
         imported_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as string,
         checked_at: view.imported_at,
         last_error: null,

@@ -13,7 +13,7 @@ import pc from 'picocolors';
 import { systemClock } from '../../clock.js';
 import { THREAT_TYPES, type ThreatType } from '../../engine/verdict.js';
 import { defaultEngine } from '../../engine-data/load-engine-data.js';
-import { importFeed } from '../../intel/feed-import.js';
+import { importFeed, type ImportResult } from '../../intel/feed-import.js';
 import { FEED_FORMATS, type FeedFormat, FeedFormatError } from '../../intel/feeds/parse-feed.js';
 import { IntelLayer } from '../../intel/intel-layer.js';
 import type { FeedRecord } from '../../store/ports/intel-store.js';
@@ -43,6 +43,64 @@ function feedView(feed: FeedRecord) {
     checked_at: feed.checkedAt === null ? null : isoOrEmpty(feed.checkedAt),
     last_error: feed.lastError,
   };
+}
+
+/** The JSON fields of an import beyond the feed's own: what was read, stored and used. */
+function importView(result: ImportResult) {
+  return {
+    rows: result.rows,
+    skipped: result.skipped,
+    dropped: result.dropped,
+    duplicates: result.duplicates,
+    indexed: result.index?.indexed ?? null,
+    not_indexed:
+      result.index === undefined
+        ? null
+        : {
+            hosting_platform: result.index.platformHosts,
+            protected_domain: result.index.protectedHosts,
+            fuzzy: result.index.fuzzy,
+            invalid: result.index.invalid,
+          },
+  };
+}
+
+/**
+ * The import in words: rows read, entries stored, and of those what the index uses and what it
+ * leaves out and why, so a count never claims entries that do nothing.
+ */
+function describeImport(name: string, result: ImportResult): string[] {
+  const count = (n: number): string => n.toLocaleString('en-US');
+  const notStored = [
+    [result.duplicates, 'duplicates merged'],
+    [result.skipped, 'unreadable rows skipped'],
+    [result.dropped, "rows the format's rules leave out (e.g. not verified)"],
+  ] as const;
+  const lines = [
+    `${pc.green('Imported')} feed ${pc.bold(name)}: ${count(result.rows)} rows read, ` +
+      `${count(result.entries)} entries stored` +
+      notStored
+        .filter(([n]) => n > 0)
+        .map(([n, why]) => `; ${count(n)} ${why}`)
+        .join('') +
+      '.',
+  ];
+  const index = result.index;
+  if (index === undefined) return lines;
+  const unused = [
+    [index.platformHosts, 'hosting-platform names (judged per tenant, never whole)'],
+    [index.protectedHosts, 'official or popular domains (never condemned whole)'],
+    [index.fuzzy, 'fuzzy-list names (lookalikes are layer 1’s job)'],
+    [index.invalid, 'not URLs linkguard judges (private addresses, special-use names, …)'],
+  ] as const;
+  const left = unused.filter(([n]) => n > 0);
+  lines.push(
+    `Used by the index: ${count(index.indexed)} of ${count(result.entries)}` +
+      (left.length === 0
+        ? '.'
+        : `; not used: ${left.map(([n, why]) => `${count(n)} ${why}`).join(', ')}.`),
+  );
+  return lines;
 }
 
 /** Default feed name of a file: its base name without extension (`verified_online`). */
@@ -100,7 +158,7 @@ export function feedsCommand(): Command {
           { name, format: options.format, url: null, threat: options.threat ?? null },
           text,
           { at: systemClock.now() },
-          csv === undefined ? {} : { csv },
+          { engine: defaultEngine(), ...(csv === undefined ? {} : { csv }) },
         ).catch((error: unknown) => {
           if (error instanceof FeedFormatError || error instanceof RangeError) {
             throw new UsageError(error.message);
@@ -109,14 +167,10 @@ export function feedsCommand(): Command {
         }),
       );
       if (options.json === true) {
-        console.log(JSON.stringify({ ...feedView(result.feed), skipped: result.skipped }));
+        console.log(JSON.stringify({ ...feedView(result.feed), ...importView(result) }));
         return;
       }
-      console.log(
-        `${pc.green('Imported')} ${result.entries} entries into feed ${pc.bold(name)}` +
-          (result.skipped > 0 ? ` (${result.skipped} unreadable rows skipped)` : '') +
-          '.',
-      );
+      for (const line of describeImport(name, result)) console.log(line);
       for (const problem of result.problems) console.log(pc.dim(`  ${problem}`));
     });
 

@@ -43,6 +43,8 @@ export class FeedCollector {
   private readonly problems: string[] = [];
   private rows = 0;
   private skipped = 0;
+  private dropped = 0;
+  private duplicates = 0;
 
   constructor(format: FeedFormat) {
     this.format = format;
@@ -80,6 +82,7 @@ export class FeedCollector {
       this.entries.push(entry);
       return;
     }
+    this.duplicates += 1;
     if (firstSeen !== null && (existing.firstSeen === null || firstSeen < existing.firstSeen)) {
       existing.firstSeen = firstSeen;
     }
@@ -95,6 +98,7 @@ export class FeedCollector {
   /** Count one data row that is readable but deliberately not kept (e.g. unverified PhishTank). */
   drop(): void {
     this.rows += 1;
+    this.dropped += 1;
   }
 
   /** A problem message about a row that was kept anyway (e.g. an unreadable date). */
@@ -116,7 +120,14 @@ export class FeedCollector {
         `none of its ${this.rows} rows is readable (first: ${first})`,
       );
     }
-    return { entries: this.entries, skipped: this.skipped, problems: this.problems };
+    return {
+      entries: this.entries,
+      rows: this.rows,
+      skipped: this.skipped,
+      dropped: this.dropped,
+      duplicates: this.duplicates,
+      problems: this.problems,
+    };
   }
 
   private recordSkip(where: string, message: string): void {

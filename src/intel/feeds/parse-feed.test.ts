@@ -530,7 +530,14 @@ describe('parseFeed: every format', () => {
   });
 
   it('gives an empty feed for an empty text format file', () => {
-    const empty: ParsedFeed = { entries: [], skipped: 0, problems: [] };
+    const empty: ParsedFeed = {
+      entries: [],
+      rows: 0,
+      skipped: 0,
+      dropped: 0,
+      duplicates: 0,
+      problems: [],
+    };
     expect(parseFeed('plain', '')).toEqual(empty);
     expect(parseFeed('openphish', '\n\n')).toEqual(empty);
     expect(parseFeed('csv', '', { csv: { value: 'url' } })).toEqual(empty);

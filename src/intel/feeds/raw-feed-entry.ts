@@ -61,8 +61,14 @@ export interface ParseFeedOptions {
 export interface ParsedFeed {
   /** De-duplicated by (list, kind, value), in order of first appearance. */
   entries: RawFeedEntry[];
+  /** Data rows read (each counted once: kept, merged into a duplicate, skipped or dropped). */
+  rows: number;
   /** Rows that could not be read (bad host, bad quoting, wrong field count, wrong item type …). */
   skipped: number;
+  /** Readable rows the format's own rules leave out (e.g. PhishTank rows not verified online). */
+  dropped: number;
+  /** Rows merged into an earlier entry of the same list, kind and value. */
+  duplicates: number;
   /**
    * At most 20 human messages about skipped rows (and rows kept without a readable date), each
    * starting with where it is: `line N` for text, CSV and YAML, `item N` or `deny item N` for JSON
