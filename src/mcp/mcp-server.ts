@@ -15,6 +15,7 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
+  RequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 
@@ -62,6 +63,39 @@ const GUIDE_TEXT = [
 ].join('\n');
 
 /**
+ * The SDK parses a request with its method's schema inside `setRequestHandler` and answers a
+ * mismatch as -32603 (internal error, the parser's issues as message), where JSON-RPC 2.0 §5.1
+ * says -32602 (invalid params). So each handler is registered with its method literal and the
+ * lenient params of the base `RequestSchema`, and checks the params itself with the SDK's own
+ * schema.
+ */
+interface ParamsSchema<T> {
+  safeParse: (
+    value: unknown,
+  ) => { success: true; data: T } | { success: false; error: { issues: readonly Issue[] } };
+}
+const LENIENT_PARAMS = RequestSchema.shape.params;
+
+interface Issue {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+/**
+ * `request` checked against `schema`.
+ *
+ * @throws RpcError -32602 naming the first mismatching field.
+ */
+function validParams<T>(schema: ParamsSchema<T>, request: unknown): T {
+  const parsed = schema.safeParse(request);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where =
+    issue === undefined ? 'params' : ['params', ...issue.path.slice(1)].map(String).join('.');
+  throw new RpcError(INVALID_PARAMS, `Invalid params: ${where}: ${issue?.message ?? 'invalid'}`);
+}
+
+/**
  * Build the server for one request.
  *
  * @param grant the verified caller, or null (then only public methods are reached: the HTTP
@@ -80,26 +114,35 @@ export function buildMcpServer(
     capabilities: CAPABILITIES,
     jsonSchemaValidator: SCHEMA_VALIDATOR,
   });
-  server.setRequestHandler(InitializeRequestSchema, ({ params }) => ({
-    protocolVersion: negotiateProtocolVersion(params.protocolVersion),
-    capabilities: CAPABILITIES,
-    serverInfo: SERVER_INFO,
-  }));
+  server.setRequestHandler(
+    InitializeRequestSchema.extend({ params: LENIENT_PARAMS }),
+    (request) => ({
+      protocolVersion: negotiateProtocolVersion(
+        validParams(InitializeRequestSchema, request).params.protocolVersion,
+      ),
+      capabilities: CAPABILITIES,
+      serverInfo: SERVER_INFO,
+    }),
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...TOOLS] }));
-  server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
-    if (!TOOL_NAMES.has(params.name)) {
-      throw new RpcError(INVALID_PARAMS, `Unknown tool: ${params.name}`);
-    }
-    if (grant === null) throw new RpcError(-32001, 'Authentication required');
-    try {
-      return await callTool(deps, grant, params.name, params.arguments);
-    } catch (error) {
-      if (error instanceof RpcError) throw error;
-      onError(error);
-      const message = 'The check could not be completed right now';
-      return failure(message, { code: 'internal_error', message: `${message}. Retry later.` });
-    }
-  });
+  server.setRequestHandler(
+    CallToolRequestSchema.extend({ params: LENIENT_PARAMS }),
+    async (request): Promise<CallToolResult> => {
+      const { params } = validParams(CallToolRequestSchema, request);
+      if (!TOOL_NAMES.has(params.name)) {
+        throw new RpcError(INVALID_PARAMS, `Unknown tool: ${params.name}`);
+      }
+      if (grant === null) throw new RpcError(-32001, 'Authentication required');
+      try {
+        return await callTool(deps, grant, params.name, params.arguments);
+      } catch (error) {
+        if (error instanceof RpcError) throw error;
+        onError(error);
+        const message = 'The check could not be completed right now';
+        return failure(message, { code: 'internal_error', message: `${message}. Retry later.` });
+      }
+    },
+  );
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: [
       {
@@ -111,11 +154,15 @@ export function buildMcpServer(
     ],
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
-  server.setRequestHandler(ReadResourceRequestSchema, ({ params }) => {
-    if (params.uri !== GUIDE_URI)
-      throw new RpcError(INVALID_PARAMS, `Unknown resource: ${params.uri}`);
-    return { contents: [{ uri: GUIDE_URI, mimeType: 'text/plain', text: GUIDE_TEXT }] };
-  });
+  server.setRequestHandler(
+    ReadResourceRequestSchema.extend({ params: LENIENT_PARAMS }),
+    (request) => {
+      const { params } = validParams(ReadResourceRequestSchema, request);
+      if (params.uri !== GUIDE_URI)
+        throw new RpcError(INVALID_PARAMS, `Unknown resource: ${params.uri}`);
+      return { contents: [{ uri: GUIDE_URI, mimeType: 'text/plain', text: GUIDE_TEXT }] };
+    },
+  );
   return server;
 }
 /* eslint-enable @typescript-eslint/no-deprecated */

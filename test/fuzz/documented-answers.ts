@@ -139,33 +139,11 @@ function rpcErrorCodes(body: unknown): unknown[] {
   );
 }
 
-/**
- * Known and reported, not yet fixed (issue 14 fuzz report): the MCP SDK checks a request's
- * `params` against its schema inside its handler wrapper and answers a mismatch (`initialize`
- * without `protocolVersion`, `tools/call` without `name`, `resources/read` without `uri`) as
- * -32603 with the schema issues as message, where JSON-RPC 2.0 §5.1 says -32602. Tolerated here
- * only in exactly that shape, so any other -32603 still fails; `mcpInvalidParams` in
- * door-properties.ts expects -32602 and is marked known until it is fixed.
- */
-export function isSdkParamsReport(message: unknown): boolean {
-  const issues = typeof message === 'string' ? parseJson(message) : undefined;
-  return (
-    Array.isArray(issues) &&
-    issues.length > 0 &&
-    issues.every(
-      (issue) => isObject(issue) && Array.isArray(issue.path) && issue.path[0] === 'params',
-    )
-  );
-}
-
 function mcpProblem(answer: Answer): string | null {
   const body = parseJson(answer.body);
   for (const message of Array.isArray(body) ? body : [body]) {
     if (!isObject(message) || !isObject(message.error)) continue;
     const { code } = message.error;
-    if (code === -32603 && isSdkParamsReport(message.error.message)) {
-      continue;
-    }
     if (typeof code !== 'number' || !MCP_RPC_CODES.has(code)) {
       return `JSON-RPC error code ${JSON.stringify(code)} (HTTP ${answer.status})`;
     }

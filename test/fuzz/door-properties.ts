@@ -66,24 +66,7 @@ const anyText = (maxLength = 80) =>
   );
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const NOT_BASE58 = /[^1-9A-HJ-NP-Za-km-z]/;
 const base58 = getBase58Decoder();
-
-/**
- * Finding 1 of issue 14: a 64–88-character signature with a non-base58 character and a nonce of
- * the issued form gives 500 (`isSignature()` throws). Left out of the general properties until
- * its fix is merged; the `known` property below targets it.
- */
-export function isFinding1Shape(signature: string | undefined, nonce: string | undefined): boolean {
-  return (
-    signature !== undefined &&
-    nonce !== undefined &&
-    signature.trim().length >= 64 &&
-    signature.trim().length <= 88 &&
-    NOT_BASE58.test(signature.trim()) &&
-    /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(nonce.trim())
-  );
-}
 
 const contentTypes = fc.constantFrom(
   'application/json',
@@ -456,7 +439,6 @@ const legacyProofs: DoorProperty = {
         const signature = isBase ? hash : solana;
         const issued = await maybeIssued(h, nonce);
         const nonceText = nonceValue(nonce, issued ?? random, random);
-        if (!isBase && isFinding1Shape(signature.value, nonceText)) return;
         const headers = withHeaders({
           'x-402-chain': chain,
           'x-402-signature':
@@ -549,7 +531,6 @@ const xPaymentProofs: DoorProperty = {
         const issued = await maybeIssued(h, nonce);
         const nonceText = nonceValue(nonce, issued ?? random, random);
         const isBase = network === 'base';
-        if (network === 'solana' && isFinding1Shape(solana.value, nonceText)) return;
         const payload = isBase
           ? { txHash: hash.value, walletSig: wallet.value, nonce: nonceText }
           : { txSignature: solana.value, nonce: nonceText };
@@ -593,19 +574,17 @@ const garbageProofs: DoorProperty = {
       ),
       fc.boolean(),
       async (headers, long) => {
-        if (isFinding1Shape(headers['x-402-signature'], headers['x-402-nonce'])) return;
         if (long) headers['x-402-signature'] = 'A'.repeat(5000);
         await sendProof(h, headers, null);
       },
     ) as never,
 };
 
-/** Finding 1: must be 402 malformed_proof (fails until the fix is merged). */
+/** Finding 1: must be 402 malformed_proof (was 500: issue 14, finding 1). */
 const finding1: DoorProperty = {
   name: 'payment: a 64–88-character non-base58 X-402-Signature with a UUIDv4 nonce is malformed_proof',
   door: 'payment',
   weight: 0.2,
-  known: 'finding 1 (500 on a malformed Solana proof)',
   build: (h) =>
     fc.asyncProperty(
       fc.integer({ min: 64, max: 88 }),
@@ -841,14 +820,13 @@ const mcpGet: DoorProperty = {
 };
 
 /**
- * Finding 9: DELETE /mcp is 405. Sent as MCP clients send it (JSON content type, no body), it is
- * 400 `missing_url` today: the body parser runs before the route. Fails until the fix is merged.
+ * Finding 9: DELETE /mcp is 405, also sent as MCP clients send it (JSON content type, no body);
+ * it was 400 `missing_url` before issue 14, when the body parser ran before the route.
  */
 const finding9: DoorProperty = {
   name: 'mcp: DELETE /mcp (JSON content type, no body) is 405 method_not_allowed',
   door: 'mcp',
   weight: 0.1,
-  known: 'finding 9 (DELETE /mcp is not 405)',
   build: (h) =>
     fc.asyncProperty(
       fc.constantFrom<string | undefined>(MCP_ACCEPT, undefined),
@@ -869,15 +847,13 @@ const finding9: DoorProperty = {
 };
 
 /**
- * Found by this suite, reported: a request whose `params` do not match the MCP schema is
- * -32603 (internal error) with the schema issues as message, not -32602 (invalid params,
- * JSON-RPC 2.0 §5.1). Fails until fixed.
+ * Found by this suite: a request whose `params` do not match the MCP schema was -32603
+ * (internal error) with the schema issues as message; JSON-RPC 2.0 §5.1 says -32602.
  */
 const mcpInvalidParams: DoorProperty = {
   name: 'mcp: params that do not match the MCP schema are -32602 invalid params',
   door: 'mcp',
   weight: 0.2,
-  known: 'fuzz report (MCP SDK answers invalid params as -32603)',
   build: (h) =>
     fc.asyncProperty(
       fc.constantFrom(
@@ -904,12 +880,11 @@ const mcpInvalidParams: DoorProperty = {
     ) as never,
 };
 
-/** Finding 6: one Bearer grammar on every door (fails until the fix is merged). */
+/** Finding 6: one Bearer grammar on every door (the doors differed before issue 14). */
 const finding6: DoorProperty = {
   name: 'cross-door: /v1/detect and /mcp accept the same Authorization spellings of a key',
   door: 'mcp',
   weight: 0.2,
-  known: 'finding 6 (Bearer with two spaces or a tab differs between doors)',
   build: (h) =>
     fc.asyncProperty(
       fc.constantFrom('Bearer', 'bearer', 'BEARER'),
@@ -1035,12 +1010,11 @@ const oauthRegister: DoorProperty = {
     ) as never,
 };
 
-/** Finding 10: redirect URIs that read as carrying user info are refused (fails until fixed). */
+/** Finding 10: redirect URIs that read as carrying user info are refused (issue 14). */
 const finding10: DoorProperty = {
   name: 'oauth: a redirect URI that reads as carrying user info is refused at registration',
   door: 'oauth-register',
   weight: 0.2,
-  known: 'finding 10 (redirect URIs with user info accepted)',
   build: (h) =>
     fc.asyncProperty(
       fc.constantFrom('evil.example', 'attacker.test.example.com', 'xn--pypal-4ve.com'),

@@ -103,7 +103,7 @@ describe('MCP connector with the SDK client', { timeout: 20_000 }, () => {
       error: {
         code: 'invalid_url',
         reason: 'private_address',
-        message: 'URL points at a non-public address (loopback); only public hosts can be checked',
+        message: 'URL points at a non-public address (loopback); only public hosts can be checked.',
       },
       agent_action: 'ask_human',
     });

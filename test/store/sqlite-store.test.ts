@@ -336,7 +336,7 @@ describe('migrate', () => {
     db.prepare(
       "INSERT INTO payment_claims (chain, tx_id, nonce, payer, amount_atomic, claimed_at) VALUES ('base', '0x1', 'paid', 'p', '10000', 1000)",
     ).run();
-    expect(migrate(db)).toEqual([6]);
+    expect(migrate(db)).toEqual([6, 7]);
     expect(db.prepare('SELECT nonce, url_hash AS urlHash FROM payment_nonces').all()).toEqual([
       { nonce: 'paid', urlHash: '' },
     ]);

@@ -79,7 +79,12 @@ export class PgKeyStore implements KeyStore {
       'UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL',
       [id, at],
     );
-    if (revoked.rowCount === 1) return 'revoked';
+    if (revoked.rowCount === 1) {
+      // This process's cache forgets now; other processes' caches on the trigger's NOTIFY, which
+      // can arrive after the caller's next look-up.
+      this.cache.invalidate();
+      return 'revoked';
+    }
     // The conditional UPDATE decided; this read only explains a "no" (keys are never deleted).
     const exists = await this.db.query('SELECT 1 FROM api_keys WHERE id = $1', [id]);
     return exists.rowCount === 0 ? 'not_found' : 'already_revoked';

@@ -77,7 +77,12 @@ export class PgLicenseStore implements LicenseStore {
       'UPDATE licenses SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL',
       [id, at],
     );
-    if (revoked.rowCount === 1) return 'revoked';
+    if (revoked.rowCount === 1) {
+      // This process's cache forgets now; other processes' caches on the trigger's NOTIFY, which
+      // can arrive after the caller's next look-up.
+      this.cache.invalidate();
+      return 'revoked';
+    }
     // The conditional UPDATE decided; the look-up only explains a "no" (never deleted).
     const exists = await this.db.query('SELECT 1 FROM licenses WHERE id = $1', [id]);
     return exists.rowCount === 0 ? 'not_found' : 'already_revoked';
