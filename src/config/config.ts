@@ -54,6 +54,8 @@ export interface Config {
    * default 5,000; behind a load balancer set it above the balancer's idle timeout).
    */
   httpTimeouts: HttpTimeouts;
+  /** Bearer token of `GET /metrics` (METRICS_TOKEN); null: no metrics endpoint. */
+  metricsToken: string | null;
   /** pino level (LOG_LEVEL, default info). */
   logLevel: LogLevel;
   /** Requests per minute per source IP without a key, 402 challenges included (spec §8: 60). */
@@ -176,6 +178,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl: baseUrlVar(env, port),
     trustProxy: trustProxyVar(env),
     httpTimeouts: httpTimeoutsVar(env),
+    metricsToken: secretVar(env, 'METRICS_TOKEN'),
     logLevel: enumVar(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
     publicRateLimitPerMinute: intVar(env, 'RATE_LIMIT_PUBLIC_PER_MINUTE', 60, 1, 1_000_000),
     keyRateLimitPerMinute: intVar(env, 'RATE_LIMIT_KEY_PER_MINUTE', 10_000, 1, 10_000_000),

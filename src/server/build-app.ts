@@ -22,11 +22,13 @@ import type { Config, TrustProxy } from '../config/config.js';
 import type { Engine } from '../engine/create-engine.js';
 import { toErrorResponse } from '../http/error-body.js';
 import { registerDetectRoute } from '../http/routes/detect-route.js';
+import { registerMetricsRoute } from '../http/routes/metrics-route.js';
 import { registerOpenApi } from '../http/routes/openapi-routes.js';
 import { registerStatusRoutes } from '../http/routes/status-route.js';
 import type { IntelLayer } from '../intel/intel-layer.js';
 import { registerMcpRoutes } from '../mcp/mcp-route.js';
 import { registerOAuthRoutes } from '../oauth/oauth-routes.js';
+import { ServiceMetrics } from '../observability/metrics.js';
 import type { PageLayer } from '../page/page-layer.js';
 import { PaymentGate } from '../payments/payment-gate.js';
 import { RateLimits } from '../ratelimit/rate-limits.js';
@@ -169,6 +171,18 @@ export async function buildApp(deps: AppDeps) {
     done();
   });
 
+  const metrics = new ServiceMetrics();
+  app.addHook('onResponse', (request, reply, done) => {
+    // The route template, never the path: no URL or token reaches a label.
+    metrics.observeRequest(
+      request.method,
+      request.routeOptions.url,
+      reply.statusCode,
+      reply.elapsedTime,
+    );
+    done();
+  });
+
   app.setErrorHandler(async (error, request, reply) => {
     const { response, unexpected } = toErrorResponse(error, request.body);
     if (unexpected) request.log.error({ err: error }, 'request failed');
@@ -251,6 +265,7 @@ export async function buildApp(deps: AppDeps) {
   });
   registerDetectRoute(app, { ...deps, limits, service, payments });
   registerStatusRoutes(app, { ...deps, payments });
+  registerMetricsRoute(app, { token: deps.config.metricsToken, metrics, limits });
   registerMcpRoutes(app, {
     service,
     engine: deps.engine,
