@@ -171,17 +171,23 @@ export async function buildApp(deps: AppDeps) {
     done();
   });
 
-  const metrics = new ServiceMetrics();
-  app.addHook('onResponse', (request, reply, done) => {
-    // The route template, never the path: no URL or token reaches a label.
-    metrics.observeRequest(
-      request.method,
-      request.routeOptions.url,
-      reply.statusCode,
-      reply.elapsedTime,
-    );
-    done();
-  });
+  // Metrics are recorded only when someone may read them: nothing is added to a request's path
+  // otherwise (docs/decisions.md, decision 150).
+  const { metricsToken } = deps.config;
+  const scrape =
+    metricsToken === null ? null : { token: metricsToken, metrics: new ServiceMetrics() };
+  if (scrape !== null) {
+    app.addHook('onResponse', (request, reply, done) => {
+      // The route template, never the path: no URL or token reaches a label.
+      scrape.metrics.observeRequest(
+        request.method,
+        request.routeOptions.url,
+        reply.statusCode,
+        reply.elapsedTime,
+      );
+      done();
+    });
+  }
 
   app.setErrorHandler(async (error, request, reply) => {
     const { response, unexpected } = toErrorResponse(error, request.body);
@@ -265,7 +271,7 @@ export async function buildApp(deps: AppDeps) {
   });
   registerDetectRoute(app, { ...deps, limits, service, payments });
   registerStatusRoutes(app, { ...deps, payments });
-  registerMetricsRoute(app, { token: deps.config.metricsToken, metrics, limits });
+  if (scrape !== null) registerMetricsRoute(app, { ...scrape, limits });
   registerMcpRoutes(app, {
     service,
     engine: deps.engine,

@@ -12,12 +12,16 @@ import type { FastifyInstance } from 'fastify';
 import { bearerChallenge, readAuthorization } from '../../access/authorization-header.js';
 import { AppError } from '../../errors.js';
 import type { ServiceMetrics } from '../../observability/metrics.js';
-import type { RateLimits } from '../../ratelimit/rate-limits.js';
+import {
+  AUTH_FAILURES_REASON,
+  authFailuresMessage,
+  type RateLimits,
+} from '../../ratelimit/rate-limits.js';
 
 /** What the route needs. */
 export interface MetricsRouteDeps {
-  /** `METRICS_TOKEN`; null: no route. */
-  token: string | null;
+  /** `METRICS_TOKEN`. */
+  token: string;
   metrics: ServiceMetrics;
   limits: RateLimits;
 }
@@ -27,21 +31,19 @@ function digest(text: string): Buffer {
 }
 
 /**
- * Register `GET /metrics` when a token is configured.
+ * Register `GET /metrics` (only called when a token is configured).
  *
  * @throws AppError 401 `invalid_api_key` for a missing or wrong token, 429 `rate_limited`
  *   (reason `auth_failures`) once the source's failed-authentication budget is spent.
  */
 export function registerMetricsRoute(app: FastifyInstance, deps: MetricsRouteDeps): void {
-  const { token } = deps;
-  if (token === null) return;
-  const expected = digest(token);
+  const expected = digest(deps.token);
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     const gate = await deps.limits.peekFailures(request.ip);
     if (!gate.allowed) {
-      throw new AppError('rate_limited', 'Too many failed authentications from this source.', {
+      throw new AppError('rate_limited', authFailuresMessage(gate.resetSeconds), {
         retryAfter: gate.resetSeconds,
-        reason: 'auth_failures',
+        reason: AUTH_FAILURES_REASON,
       });
     }
     const presented = readAuthorization(request.headers.authorization);
