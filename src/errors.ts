@@ -2,15 +2,18 @@
  * @module errors
  * The one error type of linkguard and its stable string codes. Every failure a caller can see
  * carries one of these codes; the HTTP layer maps code → status in `http/error-body.ts`, and
- * nothing branches on message text. Codes marked "spec" are fixed by spec §7; the others are
- * linkguard's own and documented in docs/decisions.md.
+ * nothing branches on message text. Codes marked "spec" are the fixed public ones of the README
+ * error table; the others are linkguard's own and documented in docs/decisions.md.
  */
 
 /** Stable machine-readable error codes. */
 export type ErrorCode =
   /** spec · 400: the detect body has no `url` field (absent or null). */
   | 'missing_url'
-  /** spec · 400: the URL is malformed, too long, not http(s), or points at a private/reserved address or a special-use name. `data.reason` says which. */
+  /**
+   * spec · 400: the URL is malformed, too long, not http(s), or points at a private/reserved
+   * address or a special-use name. `data.reason` says which.
+   */
   | 'invalid_url'
   /** 400: the request itself is malformed: not JSON, unknown fields, wrong content type. */
   | 'invalid_request'
@@ -18,7 +21,10 @@ export type ErrorCode =
   | 'invalid_api_key'
   /** spec · 402: no payment proof; the body carries a fresh nonce and the payment instructions. */
   | 'payment_required'
-  /** spec · 402: a proof was sent but did not verify; `data.reason` holds the DESIGN §4.4 sub-code. */
+  /**
+   * spec · 402: a proof was sent but did not verify; `data.reason` holds the payment sub-code
+   * (README, "Paying per request (x402)").
+   */
   | 'payment_invalid'
   /** 404: no such route. */
   | 'not_found'
@@ -30,11 +36,17 @@ export type ErrorCode =
   | 'payload_too_large'
   /** 415: the body is not `application/json`. */
   | 'unsupported_media_type'
-  /** spec · 429: per-IP or per-key rate limit, or a key's hard monthly cap; `data.retryAfter` in seconds. */
+  /**
+   * spec · 429: per-IP or per-key rate limit, or a key's hard monthly cap; `data.retryAfter`
+   * in seconds.
+   */
   | 'rate_limited'
   /** 500: a bug or an infrastructure failure; the nonce of a paid request is not consumed. */
   | 'internal_error'
-  /** 503 (DESIGN §4.3): a chain RPC is unavailable; nothing was consumed; `data.retryAfter` in seconds. */
+  /**
+   * 503 (README, "Paying per request (x402)"): a chain RPC is unavailable; nothing was
+   * consumed; `data.retryAfter` in seconds.
+   */
   | 'chain_unavailable'
   /** 503: the store (database) is unavailable. */
   | 'service_unavailable';
@@ -72,7 +84,8 @@ export interface AppErrorOptions {
  * An expected failure with a stable code. Thrown from services and mapped to an HTTP response
  * (or a CLI message) in one place.
  *
- * @example throw new AppError('invalid_url', 'URL is longer than 2048 characters', { reason: 'too_long' })
+ * @example throw new AppError('invalid_url', 'URL is longer than 2048 characters', { reason:
+ * 'too_long' })
  */
 export class AppError extends Error {
   override readonly name = 'AppError';
@@ -102,7 +115,8 @@ export function isAppError(value: unknown): value is AppError {
  *
  * @param message an error message, e.g. an {@link AppError}'s.
  * @param retryAfter seconds, or undefined.
- * @example withRetryHint('The rate limit of this key is spent', 12) // 'The rate limit of this key is spent. Retry in 12 s.'
+ * @example withRetryHint('The rate limit of this key is spent', 12) // 'The rate limit of this
+ * key is spent. Retry in 12 s.'
  */
 export function withRetryHint(message: string, retryAfter: number | undefined): string {
   const trimmed = message.trim();

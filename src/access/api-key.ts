@@ -1,11 +1,11 @@
 /**
  * @module access/api-key
- * Enterprise API key primitives (DESIGN §4.16, §8). A raw key is `sk_live_` followed by 32 random
- * bytes written as a fixed-length base62 number; it is shown to its owner once and never stored.
- * The store keeps only its SHA-256, so a leaked database does not leak usable keys, and a lookup
- * hashes the presented key first. A plain SHA-256 is enough here (no salt, no slow KDF) because
- * the key carries 256 bits of entropy: there is nothing to brute-force, and a per-request KDF would
- * cost more CPU than the detection itself.
+ * Enterprise API key primitives (README, "Enterprise keys"). A raw key is `sk_live_` followed
+ * by 32 random bytes written as a fixed-length base62 number; it is shown to its owner once and
+ * never stored. The store keeps only its SHA-256, so a leaked database does not leak usable
+ * keys, and a lookup hashes the presented key first. A plain SHA-256 is enough here (no salt, no
+ * slow KDF) because the key carries 256 bits of entropy: there is nothing to brute-force, and a
+ * per-request KDF would cost more CPU than the detection itself.
  *
  * Presented keys are checked against a strict charset and length before anything else, so header
  * garbage (long strings, control characters, other token types) never reaches hashing or the store.
@@ -70,7 +70,8 @@ export interface GeneratedApiKey {
 /**
  * Generate a new enterprise key.
  *
- * @param random byte source, `crypto.randomBytes` by default (a CSPRNG); tests may pass a fixed one.
+ * @param random byte source, `crypto.randomBytes` by default (a CSPRNG); tests may pass a fixed
+ * one.
  * @returns `{ raw, id, prefix, hash }`, see {@link GeneratedApiKey}.
  * @example const { raw, id, prefix, hash } = generateApiKey(); // raw: 'sk_live_7fQ…' (51 chars)
  */

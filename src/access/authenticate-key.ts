@@ -1,9 +1,10 @@
 /**
  * @module access/authenticate-key
- * Enterprise Bearer authentication (spec §5, DESIGN §3 step 2): a presented `sk_live_` key is
- * checked for form, hashed, looked up by hash and compared in constant time. An unknown, expired
- * or revoked key is `invalid_api_key` — there is no fallback to the payment flow, so a caller who
- * meant to use a key never pays by accident. Nothing here logs or keeps the raw key.
+ * Enterprise Bearer authentication (README, "Enterprise keys"; docs/architecture.md, request
+ * flow step 3): a presented `sk_live_` key is checked for form, hashed, looked up by hash and
+ * compared in constant time. An unknown, expired or revoked key is `invalid_api_key` — there is
+ * no fallback to the payment flow, so a caller who meant to use a key never pays by accident.
+ * Nothing here logs or keeps the raw key.
  */
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';

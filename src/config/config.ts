@@ -58,11 +58,17 @@ export interface Config {
   metricsToken: string | null;
   /** pino level (LOG_LEVEL, default info). */
   logLevel: LogLevel;
-  /** Requests per minute per source IP without a key, 402 challenges included (spec §8: 60). */
+  /**
+   * Requests per minute per source IP without a key, 402 challenges included (README,
+   * "Configuration": 60).
+   */
   publicRateLimitPerMinute: number;
-  /** Default requests per minute for an enterprise key without its own limit (spec §8: 10,000). */
+  /**
+   * Default requests per minute for an enterprise key without its own limit (README,
+   * "Configuration": 10,000).
+   */
   keyRateLimitPerMinute: number;
-  /** x402 settings used to build the 402 challenge (DESIGN §4.1–4.2, §6). */
+  /** x402 settings used to build the 402 challenge (README, "Paying per request (x402)"). */
   payments: PaymentConfig;
   /**
    * Fixed name resolution for the outbound client, like curl's `--resolve` (NET_RESOLVE, default
@@ -102,7 +108,7 @@ export interface Config {
   feeds: readonly { name: string; format: ConfigurableFeedFormat; url: string }[];
   /** Minutes between feed refreshes (FEEDS_REFRESH_MINUTES, default 30, 5–1440). */
   feedsRefreshMinutes: number;
-  /** Layer 3: fetching and analysing pages (DESIGN §5). */
+  /** Layer 3: fetching and analysing pages (README, "Page analysis (layer 3)"). */
   page: PageConfig;
   /** Verdict cache lifetimes by verdict, seconds (VERDICT_TTL_*). */
   verdictTtl: VerdictTtlConfig;
@@ -120,7 +126,10 @@ const LOG_LEVELS: readonly LogLevel[] = [
   'silent',
 ];
 
-/** Circle's USDC mint on Solana mainnet (source: developers.circle.com/stablecoins/usdc-contract-addresses). */
+/**
+ * Circle's USDC mint on Solana mainnet (source:
+ * developers.circle.com/stablecoins/usdc-contract-addresses).
+ */
 export const SOLANA_MAINNET_USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 /** Circle's USDC contract on Base mainnet (same source). */
 export const BASE_MAINNET_USDC_CONTRACT = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -264,7 +273,9 @@ function storeVar(env: Env): StoreLocation {
   throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
 }
 
-/** REDIS_URL: `redis://` or `rediss://` (TLS) with a host; the value is never repeated in errors. */
+/**
+ * REDIS_URL: `redis://` or `rediss://` (TLS) with a host; the value is never repeated in errors.
+ */
 function redisUrlVar(env: Env): string | null {
   const value = raw(env, 'REDIS_URL');
   if (value === undefined) return null;

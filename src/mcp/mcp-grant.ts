@@ -1,6 +1,6 @@
 /**
  * @module mcp/mcp-grant
- * Who may call tools (spec §5 "Connector authentication", DESIGN §4.13): the bearer token of a
+ * Who may call tools (README, "MCP connector"): the bearer token of a
  * `tools/call` is an `mcp_at_` access token from the OAuth flow, which speaks for a Premium
  * license or an enterprise key, or an enterprise key itself (`sk_live_…`, checked like on
  * `/v1/detect`: hash look-up, constant-time compare, expiry and revocation). A license is never

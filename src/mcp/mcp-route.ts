@@ -1,15 +1,16 @@
 /**
  * @module mcp/mcp-route
- * `POST /mcp` (spec §4.3, DESIGN §4.13, guides/mcp.md §2, §5): streamable HTTP with JSON
- * responses, stateless (no `Mcp-Session-Id`), one SDK server and transport per request. The
- * gate reads the JSON-RPC message(s) first: a `tools/call` of a known tool without valid
- * credentials is HTTP 401 with `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728) and a
- * JSON-RPC error body; everything else (`initialize`, `tools/list`, `resources/*`, `ping`,
- * notifications) is public. An unknown tool is -32602 with or without credentials. A request
- * other than `initialize` whose `MCP-Protocol-Version` the connector does not speak is 400
- * (`mcp-protocol-version.ts`). `GET`, `DELETE`, `PUT` and `PATCH` answer 405 with `Allow: POST`,
- * whatever their body: there is no session to delete or stream to open. The protected-resource
- * metadata (RFC 9728) is served at both well-known forms, `resource` being exactly
+ * `POST /mcp` (README, "MCP connector"; MCP 2025-11-25, "Transports"):
+ * streamable HTTP with JSON responses, stateless (no `Mcp-Session-Id`), one SDK server and
+ * transport per request. The gate reads the JSON-RPC message(s) first: a `tools/call` of a known
+ * tool without valid credentials is HTTP 401 with `WWW-Authenticate: Bearer
+ * resource_metadata="…"` (RFC 9728) and a JSON-RPC error body; everything else (`initialize`,
+ * `tools/list`, `resources/*`, `ping`, notifications) is public. An unknown tool is -32602 with
+ * or without credentials. A request other than `initialize` whose `MCP-Protocol-Version` the
+ * connector does not speak is 400 (`mcp-protocol-version.ts`). `GET`, `DELETE`, `PUT` and
+ * `PATCH` answer 405 with `Allow: POST`, whatever their body: there is no session to delete or
+ * stream to open. The protected-resource metadata (RFC 9728) is served at both well-known forms,
+ * `resource` being exactly
  * `{PUBLIC_BASE_URL}/mcp`.
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -149,7 +150,7 @@ export function registerMcpRoutes(
       void server.close();
     });
     await server.connect(transport);
-    // The transport writes the response itself (guides/mcp.md §4.1).
+    // The transport writes the response itself (see `StreamableHTTPServerTransport.handleRequest`).
     reply.hijack();
     try {
       await transport.handleRequest(request.raw, reply.raw, request.body);

@@ -1,6 +1,6 @@
 /**
  * @module mcp/mcp-schemas
- * Input and output schemas of the connector's tools (spec §2.8, §4.3; DESIGN §4.12–4.13), as
+ * Input and output schemas of the connector's tools (README, "MCP connector"), as
  * TypeBox schemas: JSON Schema for `tools/list` and the argument check of `tools/call`. The
  * check_url result extends the detection result of `POST /v1/detect` (one schema source,
  * api/verdict-schema.ts) with `agent_action` and the `domain_age` label. Every output schema
@@ -21,7 +21,7 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 
 /** Longest accepted input string (the URL parser refuses longer URLs itself). */
 const MAX_INPUT = 4096;
-/** spec §8: up to 10 URLs per batch. */
+/** Up to 10 URLs per batch (README, "MCP connector"). */
 export const MAX_BATCH_URLS = 10;
 
 export const AgentActionSchema = Type.Union(
@@ -77,7 +77,7 @@ const McpDetailsSchema = Type.Object(
   {
     ...DetailsSchema.properties,
     domain_age: Type.String({
-      description: '"<n> days", "fresh (<n> days)" under 30 days, or "unknown" (DESIGN §4.13).',
+      description: '"<n> days", "fresh (<n> days)" under 30 days, or "unknown".',
     }),
   },
   { additionalProperties: false },

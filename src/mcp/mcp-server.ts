@@ -1,10 +1,10 @@
 /**
  * @module mcp/mcp-server
- * One low-level SDK `Server` per HTTP request (stateless, guides/mcp.md §1): `initialize`
- * negotiates the protocol version as the MCP lifecycle specifies (the client's version when the
- * connector speaks it, else the latest it speaks: {@link negotiateProtocolVersion}), tools and
- * resources are declared with `listChanged: false`, and `tools/call` runs {@link callTool} with
- * the request's grant.
+ * One low-level SDK `Server` per HTTP request (stateless: docs/architecture.md, "MCP
+ * connector"): `initialize` negotiates the protocol version as the MCP lifecycle specifies (the
+ * client's version when the connector speaks it, else the latest it speaks: {@link
+ * negotiateProtocolVersion}), tools and resources are declared with `listChanged: false`, and
+ * `tools/call` runs {@link callTool} with the request's grant.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -31,7 +31,7 @@ import {
   TOOLS,
 } from './mcp-tools.js';
 
-/** spec §4.3: server version. */
+/** Server version announced in `initialize` (README, "MCP connector"). */
 const MCP_SERVER_VERSION = '1.0.0';
 const SERVER_INFO = {
   name: 'linkguard',
@@ -102,7 +102,7 @@ function validParams<T>(schema: ParamsSchema<T>, request: unknown): T {
  *   gate answers 401 to a `tools/call` of a known tool first).
  * @param onError told about an unexpected failure inside a tool (its text is not sent).
  */
-// The low-level `Server` is deliberate (guides/mcp.md §1): `McpServer` hard-codes
+// The low-level `Server` is deliberate (docs/decisions.md, "MCP connector"): `McpServer` hard-codes
 // `listChanged: true` and turns an unknown tool into an isError result, against the spec.
 /* eslint-disable @typescript-eslint/no-deprecated */
 export function buildMcpServer(

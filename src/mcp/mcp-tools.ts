@@ -1,6 +1,6 @@
 /**
  * @module mcp/mcp-tools
- * The connector's four tools (spec §4.3, DESIGN §4.13): their `tools/list` entries and their
+ * The connector's four tools (README, "MCP connector"): their `tools/list` entries and their
  * implementations over the one detection service, the brand catalog and the domain history.
  *
  * Error model (2025-06-18): arguments that break the input schema (a missing `url`, 11 URLs) are
@@ -65,7 +65,7 @@ export class RpcError extends Error {
   }
 }
 
-/** JSON-RPC "invalid params" (spec §7: an unknown tool is -32602 too). */
+/** JSON-RPC "invalid params" (JSON-RPC 2.0 §5.1; MCP answers an unknown tool with it too). */
 export const INVALID_PARAMS = -32602;
 
 const json = (schema: TSchema): Tool['inputSchema'] =>
@@ -206,7 +206,8 @@ function success(text: string, structured: object): CallToolResult {
 }
 
 /**
- * A tool execution error: the agent must ask a human (DESIGN §4.13), said in the text and in
+ * A tool execution error: the agent must ask a human (README, "MCP connector"), said in the text
+ * and in
  * `structuredContent` ({@link ToolError}), so an agent that reads only the structured result is
  * told too.
  */
@@ -231,9 +232,9 @@ function errorOf(error: AppError): ToolError['error'] {
 
 /**
  * One URL for the caller. An enterprise key's rate limit and monthly allowance count it like a
- * `/v1/detect` request; a Premium license spends one of its month's checks (spec §8: 1,000),
- * given back when the check fails. Each URL of a batch counts one; a URL the service refuses
- * spends nothing.
+ * `/v1/detect` request; a Premium license spends one of its month's checks (README, "Premium
+ * licenses": 1,000), given back when the check fails. Each URL of a batch counts one; a URL the
+ * service refuses spends nothing.
  */
 async function checkOne(
   deps: ToolDeps,
@@ -318,7 +319,8 @@ async function licenseBatch(
 type BatchEntry = CheckUrlsBatchResult['results'][number];
 
 /**
- * Spend `count` of a Premium license's checks of `month` at once (spec §8: 1,000 a month).
+ * Spend `count` of a Premium license's checks of `month` at once (README, "Premium licenses":
+ * 1,000 a month).
  *
  * @throws {AppError} `rate_limited` (reason `monthly_allowance`, retry at the next month) when
  *   they do not all fit; nothing is spent then.
@@ -352,7 +354,8 @@ async function reserveLicenseChecks(
 /**
  * Judge one URL on a Premium license's monthly quota.
  *
- * @throws {AppError} `rate_limited` (reason `monthly_allowance`) when the month's checks are used up.
+ * @throws {AppError} `rate_limited` (reason `monthly_allowance`) when the month's checks are
+ * used up.
  */
 async function judgeForLicense(
   deps: ToolDeps,

@@ -1,9 +1,10 @@
 /**
  * @module net/http-client
  * The one outbound HTTP client of linkguard: threat-intel feeds, RDAP and page fetches all go
- * through {@link createHttpClient}. It is the SSRF boundary (DESIGN §8): a URL the service is asked
- * to judge, or that a feed or a redirect points at, never makes the service connect to a loopback,
- * private, link-local, CGNAT, multicast, reserved or otherwise non-global address.
+ * through {@link createHttpClient}. It is the SSRF boundary (README, "Limitations and security
+ * considerations"): a URL the service is asked to judge, or that a feed or a redirect points at,
+ * never makes the service connect to a loopback, private, link-local, CGNAT, multicast, reserved
+ * or otherwise non-global address.
  *
  * Per hop: parse (http/https only, userinfo dropped) → {@link guardedLookup} (overrides, IP
  * literals in every spelling, every DNS answer checked) → dispatch on a pool whose connector is
@@ -39,7 +40,10 @@ export interface HttpClientOptions {
    * only. Meant for tests and local setups; never set in production.
    */
   resolveOverrides?: readonly ResolveOverride[];
-  /** Name resolver; default the system resolver (`dns.lookup` with `all: true`). Tests inject one. */
+  /**
+   * Name resolver; default the system resolver (`dns.lookup` with `all: true`). Tests inject
+   * one.
+   */
   lookup?: LookupFunction;
   /** Open connections per origin and pinned address (default 4). */
   maxConnectionsPerOrigin?: number;
@@ -69,7 +73,10 @@ export interface FetchOptions {
   maxBytes: number;
   /** Redirects followed at most (default 5, 0–20); one more gives `too_many_redirects`. */
   maxRedirects?: number;
-  /** Caller's cancellation; when it aborts the fetch rejects with `signal.reason` (not a NetError). */
+  /**
+   * Caller's cancellation; when it aborts the fetch rejects with `signal.reason` (not a
+   * NetError).
+   */
   signal?: AbortSignal;
 }
 
@@ -78,11 +85,17 @@ export interface FetchResult {
   /** Final URL, after redirects, without userinfo. */
   url: string;
   status: number;
-  /** Response headers, names lower-case; repeated headers joined with `, ` (set-cookie included). */
+  /**
+   * Response headers, names lower-case; repeated headers joined with `, ` (set-cookie
+   * included).
+   */
   headers: Record<string, string>;
   /** Body bytes as received (no decompression); empty for HEAD. */
   body: Buffer;
-  /** Every URL that answered with a redirect, in order: `[...redirects, url]` is the whole chain. */
+  /**
+   * Every URL that answered with a redirect, in order: `[...redirects, url]` is the whole
+   * chain.
+   */
   redirects: string[];
   /** The IP address the final response came from (the pinned, checked address). */
   address: string;

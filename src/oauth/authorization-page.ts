@@ -1,14 +1,14 @@
 /**
  * @module oauth/authorization-page
- * The authorization page (guides/mcp.md §5): server-rendered HTML that works without JavaScript,
- * asking for a Premium license or an enterprise key. Every value from the client's registration
- * or the request is escaped (`escape-html`). The page names the client and the address it will
- * be sent to, with the site's host in ASCII (punycode) beside its Unicode form
- * ({@link describeRedirectTarget}), so a user who did not start the connection can recognise a
- * phishing attempt, a look-alike host included.
- * Headers: a CSP without scripts whose `form-action` allows only this page and the client's
- * redirect target (browsers apply it to the redirect after the form), `frame-ancestors 'none'`
- * against clickjacking, `no-store`, and no referrer.
+ * The authorization page (docs/architecture.md, "Authorization server"): server-rendered HTML
+ * that works without JavaScript, asking for a Premium license or an enterprise key. Every value
+ * from the client's registration or the request is escaped (`escape-html`). The page names the
+ * client and the address it will be sent to, with the site's host in ASCII (punycode) beside its
+ * Unicode form ({@link describeRedirectTarget}), so a user who did not start the connection can
+ * recognise a phishing attempt, a look-alike host included. Headers: a CSP without scripts whose
+ * `form-action` allows only this page and the client's redirect target (browsers apply it to the
+ * redirect after the form), `frame-ancestors 'none'` against clickjacking, `no-store`, and no
+ * referrer.
  */
 
 import { hash } from 'node:crypto';

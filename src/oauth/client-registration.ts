@@ -1,13 +1,13 @@
 /**
  * @module oauth/client-registration
  * RFC 7591 dynamic client registration (`POST /oauth/register`). MCP clients (Claude, the
- * Inspector, VS Code…) register themselves before their first authorization (guides/mcp.md
- * §2.4, §8 pitfall 9), so registration is open; it is rate-limited per IP by the route.
- * Public clients (`token_endpoint_auth_method: "none"`) and confidential ones (a `client_secret`
- * is issued, stored as SHA-256) are both supported. Registrations that completed a sign-in are
- * kept durably (clients cache their `client_id` and break when it is forgotten); one never used
- * for a sign-in is pruned a day later, and a source may register only so many an hour
- * (`oauth-source.ts`).
+ * Inspector, VS Code…) register themselves before their first authorization (MCP 2025-11-25,
+ * "Authorization": dynamic client registration), so registration is open; it is rate-limited per
+ * IP by the route. Public clients (`token_endpoint_auth_method: "none"`) and confidential ones
+ * (a `client_secret` is issued, stored as SHA-256) are both supported. Registrations that
+ * completed a sign-in are kept durably (clients cache their `client_id` and break when it is
+ * forgotten); one never used for a sign-in is pruned a day later, and a source may register only
+ * so many an hour (`oauth-source.ts`).
  */
 
 import Type, { type Static } from 'typebox';

@@ -1,6 +1,7 @@
 /**
  * @module oauth/oauth-routes
- * The connector's OAuth 2.1 authorization server in Fastify (DESIGN §7, guides/mcp.md §4):
+ * The connector's OAuth 2.1 authorization server in Fastify (docs/architecture.md,
+ * "Authorization server"):
  *
  * | route | what |
  * |---|---|

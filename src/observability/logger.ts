@@ -1,9 +1,10 @@
 /**
  * @module observability/logger
- * Structured JSON logs (pino). Privacy rules of DESIGN §8: requests are logged by method, route
- * path, status, latency and request id only — never the submitted URL (it is in the body, which is
- * never logged), query strings, keys, tokens, payment headers, cookies or client addresses. The
- * redaction list is a second line of defence should a header object ever be passed to a log call.
+ * Structured JSON logs (pino). Privacy rules (README, "Limitations and security
+ * considerations"): requests are logged by method, route path, status, latency and request id
+ * only — never the submitted URL (it is in the body, which is never logged), query strings,
+ * keys, tokens, payment headers, cookies or client addresses. The redaction list is a second
+ * line of defence should a header object ever be passed to a log call.
  */
 import pino, { type Logger } from 'pino';
 

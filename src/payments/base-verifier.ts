@@ -1,10 +1,11 @@
 /**
  * @module payments/base-verifier
- * Verify a Base USDC payment by its transaction hash (DESIGN §6; payments guide §4.2, §6.2),
+ * Verify a Base USDC payment by its transaction hash (docs/architecture.md, "A paid request"),
  * read-only over JSON-RPC with viem. A payment is good when the receipt succeeded with enough
  * confirmations on chain id 8453, the USDC contract logged `Transfer`s to the recipient worth at
  * least the price, and the EIP-191 signature of `<prefix>:<nonce>` recovers to the sender of the
- * transaction (Base has no memo: the signature binds the payment to the nonce, spec §5).
+ * transaction (Base has no memo: the signature binds the payment to the nonce; README, "Paying
+ * per request (x402)").
  *
  * Chain id, head, receipt and transaction are fetched in one JSON-RPC batch: verification costs
  * one HTTP round trip.

@@ -57,7 +57,7 @@ describe('readPaymentProof', () => {
     });
   });
 
-  it('defaults the legacy chain to solana (spec §4.1)', () => {
+  it('defaults the legacy chain to solana (README, "Paying per request (x402)")', () => {
     expect(readPaymentProof({ 'x-402-signature': SIGNATURE, 'x-402-nonce': NONCE })).toMatchObject({
       kind: 'proof',
       proof: solana,

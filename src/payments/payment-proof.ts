@@ -1,19 +1,20 @@
 /**
  * @module payments/payment-proof
- * The x402 payment proof as a value, and its two wire forms (spec §4.1, §5): the preferred
+ * The x402 payment proof as a value, and its two wire forms (README, "Paying per request
+ * (x402)"): the preferred
  * `X-PAYMENT` header (standard base64 of `{x402Version: 1, scheme: "exact", network, payload}`)
  * and the legacy `X-402-Chain` / `X-402-Signature` / `X-402-Nonce` / `X-402-Wallet-Sig` headers.
  * The server reads proofs with {@link readPaymentProof}; the client writes them with
  * {@link paymentHeaders}, so both sides share one codec.
  *
- * Everything is checked for form here, before any RPC call (payments guide §4.3): a malformed
+ * Everything is checked for form here, before any RPC call: a malformed
  * proof is a clear 402 `malformed_proof`, never a 503 and never a chain request.
  */
 import { getBase58Encoder } from '@solana/kit';
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 
-/** Settlement chains (spec §4.1: `X-402-Chain`, x402 v1 network names). */
+/** Settlement chains (`X-402-Chain`, x402 v1 network names). */
 export type Chain = 'solana' | 'base';
 
 /** A Solana proof: the transaction signature (base58, 64 bytes) and the nonce of its memo. */
@@ -36,7 +37,10 @@ export type PaymentProof = SolanaProof | BaseProof;
 /** Which header form carried a proof. */
 export type ProofForm = 'x-payment' | 'legacy';
 
-/** The proof headers of spec §4.1, lower-cased as Node presents them. */
+/**
+ * The legacy proof headers (README, "Paying per request (x402)"), lower-cased as Node presents
+ * them.
+ */
 export const PROOF_HEADER_NAMES = [
   'x-payment',
   'x-402-chain',
@@ -50,7 +54,10 @@ export type ReadProofResult =
   | { kind: 'proof'; proof: PaymentProof; form: ProofForm }
   | { kind: 'malformed'; message: string };
 
-/** Nonces are issued by `crypto.randomUUID()`: lower-case UUIDv4 (DESIGN §4.6). */
+/**
+ * Nonces are issued by `crypto.randomUUID()`: lower-case UUIDv4 (README, "Paying per request
+ * (x402)").
+ */
 const NONCE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** A 32-byte EVM transaction hash. */
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -65,7 +72,7 @@ const WALLET_SIG = /^0x[0-9a-fA-F]{130}$/;
 const BASE58_SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
 const SIGNATURE_BYTES = 64;
 const base58 = getBase58Encoder();
-/** Standard base64 with padding, as x402 v1 clients produce with `btoa` (payments guide §5.1). */
+/** Standard base64 with padding, as x402 v1 clients produce with `btoa`. */
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** A real proof header is ~300 characters; anything much longer is not one. */
 const MAX_HEADER_LENGTH = 4096;
@@ -230,7 +237,7 @@ function malformed(message: string): ReadProofResult {
  * The request headers that carry `proof`, in either form (the client side of this codec).
  *
  * @param proof what was paid.
- * @param form `x-payment` (preferred, spec §5) or `legacy` (`X-402-*`).
+ * @param form `x-payment` (preferred) or `legacy` (`X-402-*`).
  * @returns header name → value, ready for `fetch`.
  */
 export function paymentHeaders(

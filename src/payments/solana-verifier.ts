@@ -1,6 +1,6 @@
 /**
  * @module payments/solana-verifier
- * Verify a Solana USDC payment by its signature (DESIGN §6; payments guide §4.1, §6.1), read-only
+ * Verify a Solana USDC payment by its signature (docs/architecture.md, "A paid request"), read-only
  * over JSON-RPC with `@solana/kit`. A payment is good when the transaction succeeded, reached the
  * configured commitment, carries the memo `<prefix>:<nonce>` (under any memo program id, top
  * level or inner instruction), and raised the USDC balance of token accounts owned by the
@@ -22,7 +22,10 @@ import {
   type Verification,
 } from './verification.js';
 
-/** Classic SPL Token program: mainnet USDC lives there (payments guide §6.1 pitfall 6). */
+/**
+ * Classic SPL Token program: mainnet USDC lives there (not Token-2022, whose program id
+ * differs).
+ */
 export const TOKEN_PROGRAM_ADDRESS = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 
 const MEMO_PROGRAMS: ReadonlySet<string> = new Set(SUPPORTED_MEMO_PROGRAM_ADDRESSES);
@@ -256,7 +259,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * Memo texts of every memo instruction, top level and inner. RPCs render known memo programs as
  * `{parsed: "<text>"}`; one that does not know a newer memo program id returns base58 `data`,
- * decoded here (payments guide §4.1).
+ * decoded here.
  */
 export function memosOf(transaction: ParsedTransaction): string[] {
   const instructions = [

@@ -1,19 +1,23 @@
 /**
  * @module payments/verification
- * What a chain verifier answers (DESIGN §4.4, §6). A verifier is read-only against the chain
- * RPC, so asking twice is harmless. Expected outcomes are values: `ok` with the payer and the
- * amount received, or a DESIGN §4.4 reason. Only an unreachable or misbehaving RPC throws
- * {@link ChainUnavailableError} (→ 503 `chain_unavailable`, nothing consumed).
+ * What a chain verifier answers (docs/architecture.md, "A paid request"). A verifier is
+ * read-only against the chain RPC, so asking twice is harmless. Expected outcomes are values:
+ * `ok` with the payer and the amount received, or a payment reason (README, "Paying per request
+ * (x402)"). Only an unreachable or misbehaving RPC throws {@link ChainUnavailableError} (→ 503
+ * `chain_unavailable`, nothing consumed).
  */
 import type { Chain } from './payment-proof.js';
 
-/** Why a proof that is well-formed did not verify (DESIGN §4.4 reasons decided on chain). */
+/** Why a proof that is well-formed did not verify (the payment reasons decided on chain). */
 export type VerificationFailure =
-  /** Visible to the chain but not yet final enough (commitment / confirmations): keep the nonce, retry. */
+  /**
+   * Visible to the chain but not yet final enough (commitment / confirmations): keep the
+   * nonce, retry.
+   */
   | 'payment_pending'
   /** The chain does not know the transaction (never sent, dropped, or reorganized away). */
   | 'tx_not_found'
-  /** The transaction landed but failed; failed transactions keep their memo (payments guide §6.1). */
+  /** The transaction landed but failed; failed transactions keep their memo. */
   | 'tx_failed'
   /** Solana: no memo `<prefix>:<nonce>` in the transaction. */
   | 'memo_mismatch'

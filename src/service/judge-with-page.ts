@@ -1,13 +1,14 @@
 /**
  * @module service/judge-with-page
- * A fresh verdict with all three layers (DESIGN §5, issue "layer 3"): layers 1–2 first; when
- * they are not conclusive (not allowlisted, not a listed threat), the page is fetched in parallel
- * with the layer-2 lookups, the URL it lands on after redirects is judged by layers 1–2 too (a
- * redirect to a known drainer is a drainer), the page is analysed in that URL's context, the
- * optional LLM judge is asked when the static result is ambiguous, and everything is scored once.
- * The whole verdict fits in the page budget: every outbound step — DNS, connect, TLS, body,
- * redirects, the RDAP and Web Risk lookups, the LLM — stops at the deadline, the LLM gets what
- * is left, and a page that could not be read leaves the verdict to layers 1–2, which say so.
+ * A fresh verdict with all three layers (docs/architecture.md, "Page analysis"): layers 1–2
+ * first; when they are not conclusive (not allowlisted, not a listed threat), the page is
+ * fetched in parallel with the layer-2 lookups, the URL it lands on after redirects is judged by
+ * layers 1–2 too (a redirect to a known drainer is a drainer), the page is analysed in that
+ * URL's context, the optional LLM judge is asked when the static result is ambiguous, and
+ * everything is scored once. The whole verdict fits in the page budget: every outbound step —
+ * DNS, connect, TLS, body, redirects, the RDAP and Web Risk lookups, the LLM — stops at the
+ * deadline, the LLM gets what is left, and a page that could not be read leaves the verdict to
+ * layers 1–2, which say so.
  */
 import type { Engine } from '../engine/create-engine.js';
 import {

@@ -1,7 +1,8 @@
 /**
  * @module engine/url/normalize-url
  * The one place where untrusted URL text becomes a structured URL. It applies the URL rules of
- * DESIGN §4.9 and is total: it returns `{ ok: false, reason }` instead of throwing.
+ * docs/decisions.md, "URL input", and is total: it returns `{ ok: false, reason }` instead of
+ * throwing.
  *
  * Parsing is the WHATWG URL parser (the same one every later fetch uses, so there is no parser
  * differential between what we judge and what we would fetch) plus tldts for the Public Suffix
@@ -13,7 +14,7 @@ import { parse as parseDomain } from 'tldts';
 
 import { classifyIp } from './classify-ip.js';
 
-/** Maximum accepted input length in characters (DESIGN §4.9). */
+/** Maximum accepted input length in characters (README, "API": ≤ 2048). */
 export const MAX_URL_LENGTH = 2048;
 
 /** Why a URL was refused; each becomes `invalid_url` with this as `reason`. */
@@ -43,7 +44,10 @@ export interface ParsedUrl {
   search: string;
   /** Fragment including `#`, or ''. */
   hash: string;
-  /** True when the authority carried userinfo (`user@host`): evidence in itself (DESIGN §4.9). */
+  /**
+   * True when the authority carried userinfo (`user@host`): evidence in itself
+   * (docs/decisions.md, "URL input").
+   */
   hasUserinfo: boolean;
   /** Decoded username part of the userinfo, or ''. */
   username: string;
@@ -104,12 +108,13 @@ const reject = (reason: UrlRejection, message: string): NormalizeResult => ({
 });
 
 /**
- * Validate and parse a URL or bare host as DESIGN §4.9 describes.
+ * Validate and parse a URL or bare host as docs/decisions.md, "URL input", describes.
  *
  * - http and https only; a bare host (`example.com`, `example.com/path`) reads as `https://…`.
  * - At most {@link MAX_URL_LENGTH} characters after trimming.
- * - IP literals must be public unicast in every spelling the URL parser accepts ({@link classifyIp}).
- * - Special-use names (`localhost`, `*.local`, `*.onion`, …) and hosts whose top-level domain is not
+ * - IP literals must be public unicast in every spelling the URL parser accepts ({@link
+ * classifyIp}). - Special-use names (`localhost`, `*.local`, `*.onion`, …) and hosts whose
+ * top-level domain is not
  *   in the Public Suffix List are refused: neither can be a public web site.
  * - A host that is itself a Public Suffix List entry (`gov.uk`, `nhs.uk`, `s3.amazonaws.com`,
  *   `dweb.link`, `bubbleapps.io`, `ngrok.app`, `vitalik.eth.limo`) is accepted and judged as its

@@ -1,6 +1,6 @@
 /**
  * @module http/routes/status-route
- * `GET /v1/status` (spec §4.2, README "API"): liveness with the service version and the chains
+ * `GET /v1/status` (README, "API"): liveness with the service version and the chains
  * this instance actually offers (`chain` is null and `chains` empty when no recipient is
  * configured: the 402 then points to enterprise keys). `GET /v1/ready`: readiness. The store
  * decides the status code by default: a chain RPC is shared by every instance, so pulling

@@ -91,8 +91,8 @@ export class SqlitePaymentStore implements PaymentStore {
   /**
    * Claim in one IMMEDIATE transaction, committed with `synchronous=FULL`: the store otherwise
    * runs with NORMAL (a power loss may drop the last commits), but a paid request is served
-   * only after its claim is on disk (DESIGN §3 step 4), so this one commit is synced. The
-   * pragma cannot change inside a transaction, hence around it.
+   * only after its claim is on disk (docs/architecture.md, "A paid request"), so this one
+   * commit is synced. The pragma cannot change inside a transaction, hence around it.
    */
   claimPayment(claim: PaymentClaim, urlHash: string): Promise<ClaimOutcome> {
     return asPromise(() => {
