@@ -19,7 +19,9 @@ export function selfSignedCert(dnsNames: readonly string[]): TestCertificate {
   const name = seq(set(seq(oid('2.5.4.3'), tlv(0x0c, Buffer.from('linkguard test')))));
   const now = Date.now();
   const serial = randomBytes(8);
-  serial[0] = (serial[0] ?? 0) & 0x7f; // positive INTEGER
+  // A positive INTEGER in minimal DER: top bit clear (not negative) and the first byte never 0
+  // (a leading zero byte before one < 0x80 is "illegal padding", 1 run in 128 before this).
+  serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x40;
   const tbs = seq(
     tlv(0xa0, tlv(0x02, Buffer.from([2]))), // version v3
     tlv(0x02, serial),
