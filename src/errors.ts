@@ -19,6 +19,11 @@ export type ErrorCode =
   | 'invalid_request'
   /** spec · 401: a Bearer key is unknown, expired or revoked. Never falls back to payment. */
   | 'invalid_api_key'
+  /**
+   * 401: a route for enterprise keys only (`POST /v1/detect/batch`) was called without a key;
+   * it cannot be paid per request (docs/decisions.md, decision 197).
+   */
+  | 'api_key_required'
   /** spec · 402: no payment proof; the body carries a fresh nonce and the payment instructions. */
   | 'payment_required'
   /**
@@ -57,6 +62,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze
   invalid_url: 400,
   invalid_request: 400,
   invalid_api_key: 401,
+  api_key_required: 401,
   payment_required: 402,
   payment_invalid: 402,
   not_found: 404,

@@ -64,6 +64,20 @@ interface FreshVerdict {
   historyKey: string | null;
 }
 
+/**
+ * One request of an enterprise key, counted in its month (reserved when the key has a hard cap)
+ * and not yet judged: {@link DetectionService.admitForKey} → {@link DetectionService.judgeAdmitted}.
+ */
+export interface KeyAdmission {
+  readonly key: ApiKeyRecord;
+  /** Clock time of the admission, ms since the epoch: the usage row's time. */
+  readonly at: number;
+  /** The month (`YYYY-MM`, UTC) a hard-capped key reserved the request in; null: no reservation. */
+  readonly reservedMonth: string | null;
+  /** `performance.now()` at admission: the usage row's latency runs from here. */
+  readonly started: number;
+}
+
 /** Length of the truncated hash in the usage log: 16 hex characters = 64 bits (README, "Limitations and security considerations"). */
 const USAGE_HASH_HEX = 16;
 
@@ -267,11 +281,25 @@ export class DetectionService {
    * latency — nothing else about the URL). A key with a hard monthly cap first reserves one
    * request of its month atomically (refused at the cap; given back if judging fails); for the
    * others the usage log itself is the month's count (README "Enterprise keys": report, do not refuse).
+   * The same as {@link admitForKey} then {@link judgeAdmitted}.
    *
    * @throws {AppError} `rate_limited` when a hard monthly cap is reached.
    */
   async judgeForKey(key: ApiKeyRecord, url: ParsedUrl): Promise<Verdict> {
-    const started = performance.now();
+    return this.judgeAdmitted(await this.admitForKey(key), url);
+  }
+
+  /**
+   * Count one request of `key`'s month: a key with a hard monthly cap reserves it atomically in
+   * the store; any other key is counted by its usage row once judged. Doors that judge several
+   * URLs for one key admit them one by one in input order, so which of them the cap refuses does
+   * not depend on timing (docs/decisions.md, decision 196).
+   *
+   * @returns the admission to pass to {@link judgeAdmitted} exactly once.
+   * @throws {AppError} `rate_limited` (reason `monthly_allowance`, `retryAfter` = seconds to the
+   *   next month, UTC) when a hard monthly cap is reached; nothing is reserved then.
+   */
+  async admitForKey(key: ApiKeyRecord): Promise<KeyAdmission> {
     const now = this.clock.now();
     // Only a hard cap needs the month on this path (README "Enterprise keys": otherwise report, do not refuse).
     const capped =
@@ -287,19 +315,31 @@ export class DetectionService {
         });
       }
     }
+    return { key, at: now, reservedMonth: capped?.month ?? null, started: performance.now() };
+  }
+
+  /**
+   * Judge a URL on an admitted request of a key and write its usage row; a reservation is given
+   * back when judging fails.
+   *
+   * @param admission from {@link admitForKey}, used once.
+   * @throws what judging throws (the reservation is released first).
+   */
+  async judgeAdmitted(admission: KeyAdmission, url: ParsedUrl): Promise<Verdict> {
+    const { key, reservedMonth } = admission;
     let verdict: Verdict;
     try {
       verdict = await this.judge(url);
     } catch (error) {
-      if (capped !== null) await this.store.usage.releaseMonthly(key.id, capped.month);
+      if (reservedMonth !== null) await this.store.usage.releaseMonthly(key.id, reservedMonth);
       throw error;
     }
     await this.store.usage.recordUsage({
       keyId: key.id,
-      at: now,
+      at: admission.at,
       urlHash: this.urlSha256(url).slice(0, USAGE_HASH_HEX),
       verdict: verdict.verdict,
-      latencyMs: performance.now() - started,
+      latencyMs: performance.now() - admission.started,
     });
     return verdict;
   }

@@ -7,30 +7,25 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 
-import {
-  authenticateKey,
-  bearerToken,
-  MALFORMED_AUTHORIZATION_REASON,
-} from '../../access/authenticate-key.js';
-import { bearerChallenge } from '../../access/authorization-header.js';
 import { DetectRequestSchema } from '../../api/detect-request-schema.js';
 import { ErrorBodySchema, PaymentChallengeSchema } from '../../api/error-schemas.js';
 import { VerdictSchema } from '../../api/verdict-schema.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config/config.js';
 import type { Verdict } from '../../engine/verdict.js';
-import { AppError, isAppError } from '../../errors.js';
 import { offeredChains } from '../../payments/payment-challenge.js';
 import type { PaymentGate, PaymentRefusal } from '../../payments/payment-gate.js';
 import { encodeSettlementResponse, readPaymentProof } from '../../payments/payment-proof.js';
-import {
-  AUTH_FAILURES_REASON,
-  authFailuresMessage,
-  type RateLimits,
-  type RateLimitState,
-} from '../../ratelimit/rate-limits.js';
+import type { RateLimits } from '../../ratelimit/rate-limits.js';
+import { admitKeyRequest } from '../../service/admit-key-request.js';
 import type { DetectionService } from '../../service/detection-service.js';
 import type { Store } from '../../store/ports/store.js';
+import { requestKey } from '../key-access.js';
+import {
+  enforceRateLimit,
+  rateLimitHeadersOnSend,
+  setRateLimitHeaders,
+} from '../rate-limit-headers.js';
 import type { TypedApp } from '../typed-app.js';
 
 interface DetectDeps {
@@ -111,64 +106,24 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
       // Every detect response carries the rate-limit headers (README, "API"), also when it was
       // refused before any budget was spent (400): then the caller's public budget is reported
       // without counting.
-      onSend: (request, reply, payload, done) => {
-        if (reply.hasHeader('ratelimit-limit')) {
-          done(null, payload);
-          return;
-        }
-        deps.limits.peekPublic(request.ip).then(
-          (state) => {
-            setRateLimitHeaders(reply, state);
-            done(null, payload);
-          },
-          (error: unknown) => {
-            // Only the informational headers are missing; the response itself stands.
-            request.log.error({ err: error }, 'rate-limit headers unavailable');
-            done(null, payload);
-          },
-        );
-      },
+      onSend: rateLimitHeadersOnSend(deps.limits),
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const url = deps.service.parse(request.body.url);
 
-      const { authorization } = request.headers;
-      if (authorization !== undefined && authorization.trim() !== '') {
-        // A source that has spent its failure budget is refused before its credential is read,
-        // so a right guess looks like a wrong one (docs/decisions.md, decision 131).
-        const gate = await deps.limits.peekFailures(request.ip);
-        if (!gate.allowed) {
-          throw new AppError('rate_limited', authFailuresMessage(gate.resetSeconds), {
-            retryAfter: gate.resetSeconds,
-            reason: AUTH_FAILURES_REASON,
-          });
-        }
-      }
-      const key = await authenticate(deps, request.headers.authorization).catch(
-        async (error: unknown) => {
-          if (!isAppError(error) || error.code !== 'invalid_api_key') throw error;
-          reply.header(
-            'www-authenticate',
-            bearerChallenge(
-              error.reason === MALFORMED_AUTHORIZATION_REASON ? 'invalid_request' : 'invalid_token',
-              error.message,
-            ),
-          );
-          await deps.limits.recordFailure(request.ip);
-          // Failed keys also spend the caller's public budget (decision 9).
-          enforce(reply, await deps.limits.consumePublic(request.ip));
-          throw error;
-        },
-      );
+      const key = await requestKey(deps, request, reply);
       if (key !== null) {
-        enforce(reply, await deps.limits.consumeKey(key.id, key.rateLimitPerMinute));
-        const verdict = await deps.service.judgeForKey(key, url);
+        // The URL counts against the key like every URL a key has judged (decision 195).
+        const admitted = await admitKeyRequest(deps, key);
+        setRateLimitHeaders(reply, admitted.limit);
+        if (!admitted.ok) throw admitted.error;
+        const verdict = await deps.service.judgeAdmitted(admitted.admission, url);
         // The pre-serialized body goes through the untyped reply (the schema describes the object).
         return (reply as FastifyReply).type(JSON_TYPE).send(verdictJson(verdict));
       }
 
-      enforce(reply, await deps.limits.consumePublic(request.ip));
+      enforceRateLimit(reply, await deps.limits.consumePublic(request.ip));
       const urlHash = deps.service.urlSha256(url);
       const read = readPaymentProof(request.headers);
       if (read.kind === 'none') {
@@ -207,17 +162,6 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
   });
 }
 
-/**
- * The enterprise key of the request's Bearer header, or null without an Authorization header.
- *
- * @throws {AppError} `invalid_api_key` for a malformed header (reason `malformed_authorization`)
- *   or a key that is unknown, expired or revoked.
- */
-async function authenticate(deps: DetectDeps, header: string | undefined) {
-  const token = bearerToken(header);
-  return token === null ? null : authenticateKey(deps.store.keys, token, deps.clock);
-}
-
 function paymentRequiredMessage(config: Config): string {
   const names = offeredChains(config.payments).map((c) => (c === 'solana' ? 'Solana' : 'Base'));
   const where = names.length === 0 ? '' : ` on ${names.join(' or ')}`;
@@ -230,34 +174,4 @@ function refuse(request: FastifyRequest, reply: FastifyReply, refusal: PaymentRe
   request.log.info({ payment: { refused: refusal.reason } }, 'payment refused');
   if (refusal.retryAfter !== undefined) reply.header('retry-after', String(refusal.retryAfter));
   return reply.code(402).send(refusal.challenge);
-}
-
-/**
- * Set both families of rate-limit header fields from one limiter state:
- * - `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds): the older draft fields
- *   (draft-ietf-httpapi-ratelimit-headers up to -06) that existing clients read; kept unchanged.
- * - `RateLimit-Policy` and `RateLimit`: the fields of draft-ietf-httpapi-ratelimit-headers-11
- *   (May 2026), each a Structured Field List (RFC 9651) of one Item whose value is the policy name
- *   as a String: `RateLimit-Policy: "per-ip";q=60;w=60` (q: quota in requests, w: window in
- *   seconds; sections 3.1.1 and 3.1.3) and `RateLimit: "per-ip";r=59;t=42` (r: requests left,
- *   t: seconds until the window resets; sections 4.1.1 and 4.1.2). No partition key (`pk`) is
- *   sent: it would echo the caller's IP or key id back in another form for no benefit.
- * Policy names come from a fixed set (`RateLimitPolicy`), so they need no String escaping.
- */
-function setRateLimitHeaders(reply: FastifyReply, state: RateLimitState): void {
-  reply.header('ratelimit-limit', state.limit);
-  reply.header('ratelimit-remaining', state.remaining);
-  reply.header('ratelimit-reset', state.resetSeconds);
-  reply.header('ratelimit-policy', `"${state.policy}";q=${state.limit};w=${state.windowSeconds}`);
-  reply.header('ratelimit', `"${state.policy}";r=${state.remaining};t=${state.resetSeconds}`);
-}
-
-/** Set the rate-limit headers (README, "API") and refuse when the budget is spent. */
-function enforce(reply: FastifyReply, state: RateLimitState): void {
-  setRateLimitHeaders(reply, state);
-  if (!state.allowed) {
-    throw new AppError('rate_limited', 'Too many requests; back off and retry.', {
-      retryAfter: state.resetSeconds,
-    });
-  }
 }
