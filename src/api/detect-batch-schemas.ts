@@ -23,6 +23,11 @@ export const TOO_MANY_URLS_REASON = 'too_many_urls';
  */
 export const BATCH_BODY_LIMIT_BYTES = 256 * 1024;
 
+/** The 401 message of a batch without a key (docs/decisions.md, decision 197). */
+export const API_KEY_REQUIRED_MESSAGE =
+  'POST /v1/detect/batch takes an enterprise key (Authorization: Bearer sk_live_…); without ' +
+  'one, send each URL to POST /v1/detect and pay per request';
+
 export const DetectBatchRequestSchema = Type.Object(
   {
     urls: Type.Array(
@@ -80,7 +85,8 @@ export const BatchErrorItemSchema = Type.Object(
     description:
       'No verdict: `error` is the body POST /v1/detect would answer for this URL alone — ' +
       '400 missing_url / invalid_url (with `reason`), 429 rate_limited (per-minute budget, or ' +
-      '`reason` monthly_allowance for a hard monthly cap; with `retry_after`), 500 internal_error.',
+      '`reason` monthly_allowance for a hard monthly cap; with `retry_after`), 503 ' +
+      'service_unavailable (the store), 500 internal_error.',
   },
 );
 

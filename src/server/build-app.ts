@@ -21,6 +21,7 @@ import type { Clock } from '../clock.js';
 import type { Config, TrustProxy } from '../config/config.js';
 import type { Engine } from '../engine/create-engine.js';
 import { toErrorResponse } from '../http/error-body.js';
+import { registerDetectBatchRoute } from '../http/routes/detect-batch-route.js';
 import { registerDetectRoute } from '../http/routes/detect-route.js';
 import { registerMetricsRoute } from '../http/routes/metrics-route.js';
 import { registerOpenApi } from '../http/routes/openapi-routes.js';
@@ -270,6 +271,7 @@ export async function buildApp(deps: AppDeps) {
     resource: `${deps.config.publicBaseUrl}/v1/detect`,
   });
   registerDetectRoute(app, { ...deps, limits, service, payments });
+  registerDetectBatchRoute(app, { ...deps, limits, service });
   registerStatusRoutes(app, { ...deps, payments });
   if (scrape !== null) registerMetricsRoute(app, { ...scrape, limits });
   registerMcpRoutes(app, {

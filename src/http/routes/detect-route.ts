@@ -8,8 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 
 import { DetectRequestSchema } from '../../api/detect-request-schema.js';
-import { ErrorBodySchema, PaymentChallengeSchema } from '../../api/error-schemas.js';
-import { VerdictSchema } from '../../api/verdict-schema.js';
+import { detectResponses } from '../../api/response-docs.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config/config.js';
 import type { Verdict } from '../../engine/verdict.js';
@@ -80,10 +79,6 @@ const ProofHeadersSchema = Type.Object({
   ),
 });
 
-const errorResponses = Object.fromEntries(
-  [400, 401, 409, 413, 415, 429, 500, 503].map((status) => [status, ErrorBodySchema]),
-);
-
 export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
   app.post(
     '/v1/detect',
@@ -101,7 +96,7 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
         headers: ProofHeadersSchema,
         body: DetectRequestSchema,
         security: [{ enterpriseKey: [] }, { x402: [] }],
-        response: { 200: VerdictSchema, 402: PaymentChallengeSchema, ...errorResponses },
+        response: detectResponses(),
       },
       // Every detect response carries the rate-limit headers (README, "API"), also when it was
       // refused before any budget was spent (400): then the caller's public budget is reported
