@@ -2,14 +2,18 @@
  * `POST /v1/detect/batch` (README, "API"; docs/decisions.md, decisions 195–199) through the real
  * app, a real SQLite store and the real engine: results in input order, per-URL errors identical
  * to what `/v1/detect` answers for that URL, the 100-URL bound, every URL counted against the
- * key like a `/v1/detect` request (per-minute budget, hard monthly cap, usage log), no key, and
- * malformed bodies.
+ * key like a `/v1/detect` request (per-minute budget, hard monthly cap, usage log), no key,
+ * malformed bodies, and the concurrency bound (pages served from loopback).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 
 import { BATCH_BODY_LIMIT_BYTES, MAX_BATCH_URLS } from '../../src/api/detect-batch-schemas.js';
 import { monthOf } from '../../src/clock.js';
+import { BATCH_CONCURRENCY } from '../../src/http/routes/detect-batch-route.js';
 import { detect, detectWithKey, jsonBody, rateLimitHeaders } from '../helpers/detect-request.js';
 import { createEnterpriseKey } from '../helpers/enterprise-key.js';
 import { type TestApp, useTestApp } from '../helpers/test-app.js';
@@ -286,5 +290,46 @@ describe('POST /v1/detect/batch: malformed requests', () => {
     expect(response.statusCode).toBe(405);
     expect(response.headers.allow).toBe('POST');
     expect(jsonBody(response)).toMatchObject({ error: 'method_not_allowed' });
+  });
+});
+
+describe('POST /v1/detect/batch: bounded concurrency', () => {
+  it(`judges at most ${String(BATCH_CONCURRENCY)} URLs at a time (pages read from loopback)`, async () => {
+    let inFlight = 0;
+    let most = 0;
+    const server = createServer((_request, response) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      // Held long enough for every admitted URL to be waiting on its page at once.
+      setTimeout(() => {
+        inFlight -= 1;
+        response
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end('<!doctype html><title>Garden tools</title><p>Rakes and spades.</p>');
+      }, 150);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const hosts = Array.from({ length: 40 }, (_, i) => `tools-${String(i)}-garden-shop.org`);
+      const { app, store } = await start({
+        env: {
+          PAGE_ANALYSIS: 'on',
+          NET_RESOLVE: hosts.map((host) => `${host}:${String(port)}:127.0.0.1`).join(','),
+        },
+      });
+      const key = await createEnterpriseKey(store);
+      const urls = hosts.map((host) => `http://${host}:${String(port)}/`);
+      const items = results(await batch(app, { urls }, { authorization: key.bearer }));
+      expect(items.map((item) => item.url)).toEqual(urls);
+      expect(items.every((item) => typeof item.verdict === 'string')).toBe(true);
+      // Every page was read (none left to layers 1–2 alone) …
+      expect(items.every((item) => !String(item.reason).includes('Page not analysed'))).toBe(true);
+      // … never more than the bound at once, and more than one at a time.
+      expect(most).toBeLessThanOrEqual(BATCH_CONCURRENCY);
+      expect(most).toBeGreaterThan(1);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
