@@ -4,7 +4,7 @@
  * answer is documented.
  *
  * - Every door: no 5xx.
- * - The HTTP API (`/v1/*`, unknown paths): a 4xx is `{status, error, message}` with `error` a
+ * - The HTTP API (`/v1/*`, `/v1/detect/batch` too, unknown paths): a 4xx is `{status, error, message}` with `error` a
  *   code of `src/errors.ts` (the README error table) whose status is the HTTP status; `reason`
  *   of `invalid_url` is a URL rejection (docs/decisions.md, decision 1) and of `payment_invalid`
  *   a payment sub-code (README, "Paying per request"); a 429 has `Retry-After`.
@@ -24,6 +24,7 @@ import { PAYMENT_INVALID_REASONS } from '../../src/payments/payment-invalid-reas
 /** The doors the suite knocks on, as the tables of `npm run fuzz` name them. */
 export type Door =
   | 'detect'
+  | 'batch'
   | 'payment'
   | 'url'
   | 'api'

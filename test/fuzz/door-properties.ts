@@ -231,6 +231,81 @@ const detectUrls: DoorProperty = {
     }),
 };
 
+// ---------------------------------------------------------------------------------------------
+// POST /v1/detect/batch: bodies, credentials, and each entry against /v1/detect
+
+function batchRequest(payload: string | Buffer, headers: Record<string, string>): FuzzRequest {
+  return { method: 'POST', url: '/v1/detect/batch', headers, payload };
+}
+
+const batchBodies: DoorProperty = {
+  name: 'batch: any JSON body, content type and credentials',
+  door: 'batch',
+  weight: 1,
+  build: (h) =>
+    fc.asyncProperty(
+      fc.record({
+        body: fc.oneof(
+          fc.record({ urls: fc.array(urlish, { maxLength: 12 }) }),
+          fc.record({ urls: fc.array(fc.oneof(fc.jsonValue(), urlish), { maxLength: 6 }) }),
+          fc.record({ urls: fc.array(fc.constant('a.org'), { minLength: 99, maxLength: 102 }) }),
+          fc.dictionary(fc.constantFrom('urls', 'url', 'URLS', '__proto__'), fc.jsonValue()),
+          fc.jsonValue(),
+        ),
+        contentType: contentTypes,
+        authorization: authorizations(h),
+      }),
+      async ({ body, contentType, authorization }) => {
+        await h.send(
+          'batch',
+          batchRequest(jsonText(body), withHeaders({ 'content-type': contentType, authorization })),
+        );
+      },
+    ),
+};
+
+/** With a live key: every entry is the verdict or the error body /v1/detect gives its URL. */
+const batchEntries: DoorProperty = {
+  name: 'batch: with a key, each entry is what /v1/detect answers for its URL, in order',
+  door: 'batch',
+  weight: 0.5,
+  build: (h) =>
+    fc.asyncProperty(fc.array(urlish, { minLength: 1, maxLength: 8 }), async (urls) => {
+      const answer = await h.send(
+        'batch',
+        batchRequest(JSON.stringify({ urls }), {
+          'content-type': 'application/json',
+          authorization: h.bearer,
+        }),
+      );
+      if (answer.status !== 200) {
+        throw new FuzzFailure(`a batch of ${String(urls.length)} URLs answered ${answer.status}`);
+      }
+      const { results } = JSON.parse(answer.body) as {
+        results: { url: string; verdict?: string; error?: { error?: string; reason?: string } }[];
+      };
+      if (results.length !== urls.length || results.some((r, i) => r.url !== urls[i])) {
+        throw new FuzzFailure(`results not one per URL in input order: ${JSON.stringify(urls)}`);
+      }
+      for (const [i, url] of urls.entries()) {
+        const entry = results[i];
+        const verdict = normalizeUrl(url);
+        if (verdict.ok) {
+          if (typeof entry?.verdict !== 'string') {
+            throw new FuzzFailure(`entry ${String(i)} has no verdict: ${url}`);
+          }
+          continue;
+        }
+        const reason = url.trim() === '' ? 'empty' : verdict.reason;
+        if (entry?.error?.error !== 'invalid_url' || entry.error.reason !== reason) {
+          throw new FuzzFailure(
+            `entry ${String(i)} ${JSON.stringify(entry).slice(0, 200)}, expected invalid_url ${reason}: ${url}`,
+          );
+        }
+      }
+    }),
+};
+
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const;
 
 const apiPaths: DoorProperty = {
@@ -249,6 +324,8 @@ const apiPaths: DoorProperty = {
           '/docs',
           '/v1/',
           '/v1/detect/',
+          '/v1/detect/batch',
+          '/v1/detect/batch/',
           '/V1/DETECT',
           '/v1//detect',
           '/v1/detect?x=1',
@@ -1402,7 +1479,7 @@ const urlOverHttp: DoorProperty = {
 
 /** Every property, grouped by the test file that runs it. */
 export const PROPERTIES = {
-  detect: [detectBodies, detectRawBodies, detectUrls, apiPaths],
+  detect: [detectBodies, detectRawBodies, detectUrls, apiPaths, batchBodies, batchEntries],
   payment: [legacyProofs, xPaymentProofs, garbageProofs, finding1],
   mcp: [mcpMessages, mcpRaw, mcpGet, finding9, mcpInvalidParams, finding6],
   oauth: [
