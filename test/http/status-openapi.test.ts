@@ -252,10 +252,23 @@ describe('GET /v1/openapi.json', () => {
     );
   });
 
-  it('documents the status and readiness routes but not internal ones', async () => {
+  it('documents the API routes and the connector and OAuth endpoints, but not internal ones', async () => {
     const doc = await fetchDoc();
-    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/detect', '/v1/ready', '/v1/status']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/mcp',
+      '/oauth/authorize',
+      '/oauth/register',
+      '/oauth/revoke',
+      '/oauth/token',
+      '/v1/detect',
+      '/v1/detect/batch',
+      '/v1/ready',
+      '/v1/status',
+    ]);
     expect(Object.keys(doc.paths['/v1/detect'] ?? {})).toEqual(['post']);
+    expect(Object.keys(doc.paths['/v1/detect/batch'] ?? {})).toEqual(['post']);
   });
 });
 

@@ -1,32 +1,48 @@
 /**
  * @module http/routes/openapi-routes
  * `GET /v1/openapi.json`: the OpenAPI 3.1.0 document generated from the route schemas (one schema
- * per resource, so the document cannot drift from validation), and `GET /docs`: an interactive
- * API reference (Swagger UI, assets served locally, no CDN).
+ * per resource, so the document cannot drift from validation), plus the connector's and its
+ * authorization server's endpoints, described by hand (`openapi-connector-paths.ts`); and
+ * `GET /docs`: the interactive API reference (Swagger UI, every file served locally, linkguard's
+ * own logo, title and favicon from `docs-branding.ts`).
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 
 import type { Config } from '../../config/config.js';
 import { API_VERSION } from '../../version.js';
+import { DOCS_CSP, DOCS_TITLE, FAVICON_SVG, LOGO_SVG, THEME_CSS } from '../docs-branding.js';
+import { CONNECTOR_PATHS, CONNECTOR_TAGS } from '../openapi-connector-paths.js';
 import type { TypedApp } from '../typed-app.js';
+
+const DESCRIPTION = [
+  'Link threat detection for people and AI agents about to click a link, connect a wallet or ' +
+    'sign a transaction: send a URL, get `safe`, `caution` or `danger`, with the brand it ' +
+    'impersonates, the threat types, all 23 signals and the evidence behind them.',
+  '**Access.** Pay 0.01 USDC per request over x402 (Solana or Base): a request without a key is ' +
+    'answered 402 with payment instructions; pay, then re-send it with the proof. Or send an ' +
+    'enterprise key as `Authorization: Bearer sk_live_…` (`linkguard keys create`); batches ' +
+    '(`POST /v1/detect/batch`) take a key only.',
+  '**Errors** are `{status, error, message}` plus `reason` where a finer cause exists and ' +
+    '`retry_after` on 429 and 503; each status below lists its codes. Every detect response ' +
+    'carries `X-Request-Id` and the rate-limit header fields `RateLimit-Policy` and `RateLimit` ' +
+    '(draft-ietf-httpapi-ratelimit-headers-11).',
+  '**AI agents** reach the same engine through the MCP connector at `/mcp` (tag `connector`), ' +
+    'signing in through the OAuth endpoints (tag `oauth`). The README of the project describes ' +
+    'each part in its sections "API", "Paying per request (x402)", "MCP connector (/mcp)" and ' +
+    '"Enterprise keys".',
+].join('\n\n');
 
 export async function registerOpenApi(app: TypedApp, config: Config): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: {
-        title: 'linkguard',
-        version: API_VERSION,
-        description:
-          'Link threat detection: safe / caution / danger verdicts for URLs, with the impersonated ' +
-          'brand, threat types, signals and evidence. Pay 0.01 USDC per request over x402 (Solana ' +
-          'or Base) or use an enterprise key.',
-      },
+      info: { title: 'linkguard', version: API_VERSION, description: DESCRIPTION },
       servers: [{ url: config.publicBaseUrl }],
       tags: [
         { name: 'detect', description: 'URL verdicts' },
         { name: 'status', description: 'Health and readiness' },
+        ...CONNECTOR_TAGS,
       ],
       components: {
         securitySchemes: {
@@ -35,7 +51,8 @@ export async function registerOpenApi(app: TypedApp, config: Config): Promise<vo
             scheme: 'bearer',
             bearerFormat: 'sk_live_…',
             description:
-              'Enterprise key (spec §5). Skips payment. Invalid, expired or revoked → 401 invalid_api_key.',
+              'Enterprise key (README, "Enterprise keys"). Skips payment. Invalid, expired or ' +
+              'revoked → 401 invalid_api_key.',
           },
           x402: {
             type: 'apiKey',
@@ -46,8 +63,24 @@ export async function registerOpenApi(app: TypedApp, config: Config): Promise<vo
               'payload: {txSignature, nonce} | {txHash, walletSig, nonce}}. Legacy form: X-402-Chain, ' +
               'X-402-Signature, X-402-Nonce, X-402-Wallet-Sig. Get the nonce from a 402 response.',
           },
+          connectorToken: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'mcp_at_… or sk_live_…',
+            description:
+              'For tools/call on /mcp: an access token from the OAuth sign-in (tag oauth) or an ' +
+              'enterprise key.',
+          },
         },
       },
+    },
+    // The connector's and the authorization server's endpoints speak JSON-RPC and OAuth, not
+    // this API's JSON: their routes are hidden and described by hand instead.
+    transformObject: (documentObject) => {
+      if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
+      const document = documentObject.openapiObject;
+      // The hand-written path items follow OpenAPI 3.1 (the document validates in the tests).
+      return { ...document, paths: { ...document.paths, ...CONNECTOR_PATHS } } as typeof document;
     },
   });
 
@@ -56,6 +89,20 @@ export async function registerOpenApi(app: TypedApp, config: Config): Promise<vo
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true },
-    staticCSP: true,
+    logo: { type: 'image/svg+xml', content: LOGO_SVG, href: '/docs', target: '_self' },
+    theme: {
+      title: DOCS_TITLE,
+      css: [{ filename: 'linkguard.css', content: THEME_CSS }],
+      favicon: [
+        {
+          filename: 'linkguard.svg',
+          rel: 'icon',
+          type: 'image/svg+xml',
+          sizes: 'any',
+          content: FAVICON_SVG,
+        },
+      ],
+    },
+    staticCSP: DOCS_CSP,
   });
 }
