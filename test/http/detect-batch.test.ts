@@ -110,6 +110,20 @@ describe('POST /v1/detect/batch: results', () => {
   });
 });
 
+describe('POST /v1/detect/batch: logs', () => {
+  it('log the counts of a batch, never a submitted URL', async () => {
+    const { app, store, logs } = await start();
+    const key = await createEnterpriseKey(store);
+    const urls = ['https://quiet-orchard-lanterns.org/secret-path?token=abc', PRIVATE];
+    results(await batch(app, { urls }, { authorization: key.bearer }));
+    const record = logs.records().find((r) => r.msg === 'batch judged');
+    expect(record?.batch).toEqual({ urls: 2, verdicts: 1, errors: 1 });
+    expect(logs.text()).not.toContain('quiet-orchard-lanterns');
+    expect(logs.text()).not.toContain('10.0.0.1');
+    expect(logs.text()).not.toContain(key.raw);
+  });
+});
+
 describe('POST /v1/detect/batch: every URL counts against the key like a /v1/detect request', () => {
   it('writes one usage row per judged URL, none for refused URLs', async () => {
     const { app, store, clock } = await start();
