@@ -29,8 +29,14 @@ interface Example {
   value: unknown;
 }
 
-/** A response schema with its status name and examples, as @fastify/swagger reads them. */
-function documented(
+/**
+ * A response schema with its status name and examples, as @fastify/swagger reads them.
+ *
+ * @param schema the body's schema (copied, without its `$id`).
+ * @param description `<RFC 9110 status name> — <what it means, its error codes>`.
+ * @param examples named OpenAPI Example Objects of the body.
+ */
+export function documented(
   schema: TSchema,
   description: string,
   examples: Record<string, Example>,
@@ -365,9 +371,15 @@ export function detectBatchResponses(): Record<number, TSchema> {
 /** The OpenAPI status names the reference uses, for the test that every status has one. */
 export const STATUS_NAMES: Readonly<Record<number, string>> = Object.freeze({
   200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  302: 'Found',
   400: 'Bad Request',
   401: 'Unauthorized',
   402: 'Payment Required',
+  403: 'Forbidden',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
   409: 'Conflict',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',

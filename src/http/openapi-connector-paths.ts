@@ -37,10 +37,14 @@ const json = (description: string, extra: Record<string, unknown> = {}) => ({
   content: { 'application/json': { schema: { type: 'object', ...extra } } },
 });
 
-const OAUTH_ERROR = json('An OAuth error: `{error, error_description}` (RFC 6749 §5.2)', {
-  required: ['error'],
-  properties: { error: { type: 'string' }, error_description: { type: 'string' } },
-});
+const OAUTH_ERROR = json(
+  'Bad Request — an OAuth error `{error, error_description}` (RFC 6749 §5.2): `invalid_request`, ' +
+    '`invalid_grant`, `unsupported_grant_type`, `invalid_target` (RFC 8707) …',
+  {
+    required: ['error'],
+    properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+  },
+);
 
 const RATE_LIMITED = json(
   'Too Many Requests — `{"error": "rate_limited"}` with Retry-After: the per-source budget ' +

@@ -2,8 +2,8 @@
  * The API reference (`/v1/openapi.json`, shown at `/docs`) says what the service does: its
  * verdict examples are what the engine answers today for the example URLs (so they cannot drift),
  * every other example is the service's real answer where a test can provoke it, every example
- * validates against the schema it illustrates, every response is named by its status and lists
- * its documented error codes, and the TypeBox descriptions of bodies and parameters reach the
+ * validates against the schema it illustrates, every response is named by its status, every
+ * error response of the API lists its documented codes, and the TypeBox descriptions of bodies and parameters reach the
  * document.
  */
 import type { LightMyRequestResponse } from 'fastify';
@@ -59,6 +59,13 @@ function operation(doc: OpenApiDoc, path: string): Operation {
 
 const DETECT_ROUTES = ['/v1/detect', '/v1/detect/batch'] as const;
 
+/** Every operation of the document with its path. */
+function operations(doc: OpenApiDoc): [string, Operation][] {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.values(item).map((op): [string, Operation] => [path, op]),
+  );
+}
+
 function batch(
   context: TestContext,
   body: unknown,
@@ -107,7 +114,7 @@ describe('verdict examples are real engine answers', () => {
 });
 
 describe('error examples are real answers', () => {
-  it('400, 401 and 413/415 examples match what the service answers', async () => {
+  it('400, 401 and 413/415 examples match what the service answers (the readiness 400 too)', async () => {
     const context = await start();
     const { app } = context;
     const key = await createEnterpriseKey(context.store);
@@ -137,6 +144,12 @@ describe('error examples are real answers', () => {
     expect(jsonBody(await batch(context, { urls: [EXAMPLE_URLS.safe] }))).toEqual(
       KEY_REQUIRED_EXAMPLE,
     );
+    const ready = await app.inject({ method: 'GET', url: '/v1/ready?require=everything' });
+    const doc = await openApi(context);
+    const readyExample =
+      doc.paths['/v1/ready']?.get?.responses['400']?.content?.['application/json']?.examples
+        ?.invalid_request?.value;
+    expect(jsonBody(ready)).toEqual(readyExample);
   });
 
   it('the 429 examples carry the messages of the per-minute budget and the monthly cap', async () => {
@@ -158,11 +171,10 @@ describe('error examples are real answers', () => {
 });
 
 describe('the document', () => {
-  it('every example of the detect routes validates against the schema it illustrates', async () => {
+  it('every example in the document validates against the schema it illustrates', async () => {
     const doc = await openApi(await start());
     let checked = 0;
-    for (const path of DETECT_ROUTES) {
-      const op = operation(doc, path);
+    for (const [path, op] of operations(doc)) {
       const media = [
         ...Object.values(op.requestBody?.content ?? {}),
         ...Object.values(op.responses).flatMap((response) => Object.values(response.content ?? {})),
@@ -179,18 +191,27 @@ describe('the document', () => {
         }
       }
     }
-    // Two verdicts, the batch, the request bodies and one or more per error status.
-    expect(checked).toBeGreaterThanOrEqual(20);
+    // Two verdicts, the batch, the request bodies, status and readiness, one or more per error.
+    expect(checked).toBeGreaterThanOrEqual(25);
   });
 
-  it('every response of the detect routes is named by its status and lists its error codes', async () => {
+  it('every response in the document is named by its status', async () => {
     const doc = await openApi(await start());
-    for (const path of DETECT_ROUTES) {
-      for (const [status, response] of Object.entries(operation(doc, path).responses)) {
+    for (const [path, op] of operations(doc)) {
+      for (const [status, response] of Object.entries(op.responses)) {
         const name = STATUS_NAMES[Number(status)];
         expect(name, `${path} ${status}`).toBeDefined();
-        expect(response.description.startsWith(`${name ?? ''} — `), `${path} ${status}`).toBe(true);
-        if (Number(status) < 400) continue;
+        expect(response.description, `${path} ${status}`).toMatch(new RegExp(`^${name ?? ''} — `));
+      }
+    }
+  });
+
+  it('every error response of the API lists its codes, with an example of each', async () => {
+    const doc = await openApi(await start());
+    for (const path of [...DETECT_ROUTES, '/v1/ready']) {
+      const op = doc.paths[path]?.post ?? doc.paths[path]?.get;
+      for (const [status, response] of Object.entries(op?.responses ?? {})) {
+        if (Number(status) < 400 || (path === '/v1/ready' && status === '503')) continue;
         const media = response.content?.['application/json'];
         const examples = Object.values(media?.examples ?? {});
         expect(examples.length, `${path} ${status} has examples`).toBeGreaterThan(0);

@@ -14,6 +14,8 @@
  */
 import Type from 'typebox';
 
+import { ErrorBodySchema } from '../../api/error-schemas.js';
+import { documented } from '../../api/response-docs.js';
 import type { Config } from '../../config/config.js';
 import { offeredChains } from '../../payments/payment-challenge.js';
 import type { PaymentGate } from '../../payments/payment-gate.js';
@@ -108,7 +110,23 @@ export function registerStatusRoutes(
         summary: 'Health check',
         description: 'No payment and no credentials needed.',
         tags: ['status'],
-        response: { 200: StatusSchema },
+        response: {
+          200: documented(StatusSchema, 'OK — the service answers.', {
+            both_chains: {
+              summary: 'Both chains offered',
+              value: {
+                status: 'ok',
+                version: SERVICE_VERSION,
+                chain: 'solana',
+                chains: ['solana', 'base'],
+              },
+            },
+            keys_only: {
+              summary: 'No chain offered: enterprise keys only',
+              value: { status: 'ok', version: SERVICE_VERSION, chain: null, chains: [] },
+            },
+          }),
+        },
       },
     },
     () => Promise.resolve(body),
@@ -124,7 +142,49 @@ export function registerStatusRoutes(
           'With ?require=payments, also 503 while payments are unavailable or off.',
         tags: ['status'],
         querystring: ReadyQuerySchema,
-        response: { 200: ReadySchema, 503: ReadySchema },
+        response: {
+          200: documented(ReadySchema, 'OK — ready: the store answers.', {
+            ready: {
+              summary: 'Store and both chain RPCs answer',
+              value: {
+                status: 'ready',
+                store: 'ok',
+                payments: 'ok',
+                chains: { solana: 'ok', base: 'ok' },
+              },
+            },
+          }),
+          400: documented(
+            ErrorBodySchema,
+            'Bad Request — `invalid_request`: `require` is not `payments`.',
+            {
+              invalid_request: {
+                summary: '?require=everything',
+                value: {
+                  status: 400,
+                  error: 'invalid_request',
+                  message: 'Invalid request querystring',
+                },
+              },
+            },
+          ),
+          503: documented(
+            ReadySchema,
+            'Service Unavailable — not ready: the store does not answer, or (with ' +
+              '?require=payments) payments are unavailable or off.',
+            {
+              store_down: {
+                summary: 'The store does not answer',
+                value: {
+                  status: 'unavailable',
+                  store: 'unavailable',
+                  payments: 'ok',
+                  chains: { solana: 'ok', base: 'ok' },
+                },
+              },
+            },
+          ),
+        },
       },
     },
     async (request, reply) => {
