@@ -89,7 +89,7 @@ export class PaymentGate {
   /**
    * @param deps payment configuration, the store, the clock, and `resource`: the public URL of
    *   the detect endpoint (the x402 `resource` field); `observer`: told every outcome and chain
-   *   RPC call (metrics, only with METRICS_TOKEN; docs/decisions.md, decision 173).
+   *   RPC call (metrics, only with METRICS_TOKEN; docs/decisions.md, decision 172).
    */
   constructor(
     private readonly deps: {
