@@ -1,14 +1,17 @@
 /**
  * The metrics' store decorator (`timedStore()`, docs/decisions.md, decision 175): the whole store
- * contract passes through it unchanged on SQLite, and each port method it forwards is counted
+ * contract passes through it unchanged on SQLite and PostgreSQL (a fresh database of the machine's
+ * server, as in postgres-store.test.ts), and each port method it forwards is counted
  * under its port and name, with its failures, in the real `ServiceMetrics`.
  */
 import { describe, expect, it } from 'vitest';
 
 import { ServiceMetrics } from '../../src/observability/metrics.js';
+import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { timedStore } from '../../src/store/timed-store.js';
 import { newKey } from '../helpers/enterprise-key.js';
+import { emptyLinkguardTables, usePostgresDatabase } from '../helpers/postgres.js';
 import { describeLicenseStoreContract } from './license-store-contract.js';
 import { describeStoreContract } from './store-contract.js';
 
@@ -17,6 +20,15 @@ const timedSqlite = () =>
 
 describeStoreContract('timed sqlite :memory:', timedSqlite);
 describeLicenseStoreContract('timed sqlite :memory:', timedSqlite);
+
+const databaseUrl = usePostgresDatabase();
+async function timedPostgres() {
+  const store = await openPostgresStore(databaseUrl());
+  await emptyLinkguardTables(databaseUrl());
+  return timedStore(store, new ServiceMetrics());
+}
+describeStoreContract('timed postgres', timedPostgres);
+describeLicenseStoreContract('timed postgres', timedPostgres);
 
 /** The `_count` of the duration histogram and the error counter of one operation. */
 async function counts(
