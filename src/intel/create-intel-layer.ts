@@ -7,11 +7,13 @@
 import type { Clock } from '../clock.js';
 import type { Engine } from '../engine/create-engine.js';
 import { createHttpClient, type HttpClient, type ResolveOverride } from '../net/index.js';
+import type { DetectionObserver } from '../observability/observer.js';
 import type { Store } from '../store/ports/store.js';
 import { SERVICE_VERSION } from '../version.js';
 import { IntelLayer } from './intel-layer.js';
 import { loadRdapBootstrap } from './rdap/rdap-bootstrap.js';
 import { createRdapClient } from './rdap/rdap-client.js';
+import { timedDomainAge, timedReputation } from './timed-sources.js';
 import { createWebRiskClient } from './web-risk/web-risk-client.js';
 
 /** The User-Agent of every outbound request of the service. */
@@ -42,6 +44,8 @@ export interface AssembledIntel {
 /**
  * Build layer 2. Call `layer.refresh()` before serving (loads the index from the store).
  *
+ * @param deps.observer told the duration of every RDAP and Web Risk lookup (metrics); absent:
+ *   the sources are used as they are.
  * @throws when the RDAP data files are missing or invalid (a broken install must not start).
  */
 export function createIntelLayer(deps: {
@@ -51,13 +55,15 @@ export function createIntelLayer(deps: {
   clock: Clock;
   offline?: boolean;
   onError?: (error: unknown) => void;
+  observer?: DetectionObserver | null;
 }): AssembledIntel {
   const { config, engine, store, clock } = deps;
   const http =
     deps.offline === true
       ? null
       : createHttpClient({ userAgent: OUTBOUND_USER_AGENT, resolveOverrides: config.netResolve });
-  const domainAge =
+  const observer = deps.observer ?? null;
+  const rdap =
     http !== null && config.rdapEnabled
       ? createRdapClient({
           http,
@@ -66,7 +72,8 @@ export function createIntelLayer(deps: {
           timeoutMs: config.rdapTimeoutMs,
         })
       : null;
-  const webRisk =
+  const domainAge = rdap === null || observer === null ? rdap : timedDomainAge(rdap, observer);
+  const reputation =
     http !== null && config.webRiskApiKey !== null
       ? createWebRiskClient({
           http,
@@ -75,6 +82,8 @@ export function createIntelLayer(deps: {
           baseUrl: config.webRiskUrl,
         })
       : null;
+  const webRisk =
+    reputation === null || observer === null ? reputation : timedReputation(reputation, observer);
   const layer = new IntelLayer({
     engine,
     store: store.intel,

@@ -54,6 +54,7 @@ export class IntelLayer {
   private index: ThreatIndex;
   private version = -1;
   private indexDigest = EMPTY_INDEX_DIGEST;
+  private newest: ReadonlyMap<number, number> = new Map();
   private rebuilding: Promise<boolean> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private readonly swapListeners: ((index: ThreatIndex) => void)[] = [];
@@ -74,6 +75,15 @@ export class IntelLayer {
    */
   get fingerprint(): string {
     return this.indexDigest;
+  }
+
+  /**
+   * The newest entry of each feed in the index in service: feed id → the largest `firstSeen`
+   * (epoch ms) among its entries. Feeds whose entries carry no date (plain host lists) have no
+   * entry here. Feed freshness in the metrics is read from it (`linkguard_feed_newest_entry_age_seconds`).
+   */
+  get newestEntries(): ReadonlyMap<number, number> {
+    return this.newest;
   }
 
   /** Call `listener` after each swap of a new index (the service drops cached verdicts). */
@@ -191,12 +201,16 @@ export class IntelLayer {
     }));
     const builder = new ThreatIndexBuilder(engine, feeds);
     const digest = createHash('sha256').update(JSON.stringify(feeds));
+    const newest = new Map<number, number>();
     for (let after = 0; ;) {
       const page = await store.readEntries(after, PAGE_SIZE);
       for (const row of page) {
         builder.add(row.feedId, row.entry);
         const { list, kind, value, target, firstSeen } = row.entry;
         digest.update(`\n${row.feedId}\t${list}\t${kind}\t${value}\t${target}\t${firstSeen}`);
+        if (firstSeen !== null && firstSeen > (newest.get(row.feedId) ?? -Infinity)) {
+          newest.set(row.feedId, firstSeen);
+        }
       }
       if (page.length < PAGE_SIZE) break;
       after = page[page.length - 1]?.id ?? after;
@@ -206,6 +220,7 @@ export class IntelLayer {
     this.index = builder.build();
     this.version = version;
     this.indexDigest = digest.digest('hex');
+    this.newest = newest;
     for (const listener of this.swapListeners) listener(this.index);
     return true;
   }

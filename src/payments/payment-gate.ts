@@ -16,6 +16,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 
 import type { Clock } from '../clock.js';
 import { AppError, isAppError } from '../errors.js';
+import type { PaymentObserver } from '../observability/observer.js';
 import type {
   ClaimOutcome,
   IssuedNonce,
@@ -34,6 +35,7 @@ import type { PaymentConfig } from './payment-config.js';
 import type { PaymentInvalidReason } from './payment-invalid-reason.js';
 import type { Chain, PaymentProof, SettlementResponse } from './payment-proof.js';
 import { createSolanaVerifier, type SolanaVerifier } from './solana-verifier.js';
+import { timedVerifier } from './timed-verifier.js';
 import { type ChainProbe, ChainUnavailableError, type Verification } from './verification.js';
 
 /** Seconds a caller should wait after a chain outage before retrying the same proof. */
@@ -77,6 +79,8 @@ export class PaymentGate {
   private readonly verifiers: Verifiers;
   private readonly offered: ReadonlySet<string>;
   private readonly rpcUrls: readonly string[];
+  /** Told every payment outcome (metrics); null: nothing is recorded. */
+  private readonly observer: PaymentObserver | null;
   /** The last chain probe (a promise, so callers during a probe share it). */
   /** The server secret keying nonce URL bindings, loaded once (null: not yet, or failed). */
   private secret: Promise<string> | null = null;
@@ -84,7 +88,8 @@ export class PaymentGate {
 
   /**
    * @param deps payment configuration, the store, the clock, and `resource`: the public URL of
-   *   the detect endpoint (the x402 `resource` field).
+   *   the detect endpoint (the x402 `resource` field); `observer`: told every outcome and chain
+   *   RPC call (metrics, only with METRICS_TOKEN; docs/decisions.md, decision 172).
    */
   constructor(
     private readonly deps: {
@@ -92,12 +97,14 @@ export class PaymentGate {
       store: PaymentStore;
       clock: Clock;
       resource: string;
+      observer?: PaymentObserver | null;
     },
   ) {
     const { config } = deps;
     this.offered = new Set(offeredChains(config));
     this.rpcUrls = [config.solanaRpcUrl, config.baseRpcUrl];
-    this.verifiers = {
+    this.observer = deps.observer ?? null;
+    const verifiers: Verifiers = {
       solana:
         config.solanaRecipient === null
           ? null
@@ -123,6 +130,14 @@ export class PaymentGate {
               probeTimeoutMs: Math.min(PROBE_TIMEOUT_MS, config.chainRpcTimeoutMs),
             }),
     };
+    const observer = this.observer;
+    this.verifiers =
+      observer === null
+        ? verifiers
+        : {
+            solana: verifiers.solana && timedVerifier(verifiers.solana, 'solana', observer),
+            base: verifiers.base && timedVerifier(verifiers.base, 'base', observer),
+          };
   }
 
   /**
@@ -147,12 +162,20 @@ export class PaymentGate {
 
   /** 402 `payment_required` with a new nonce bound to `urlHash` (SHA-256 hex of the URL). */
   async challenge(urlHash: string, message: string): Promise<PaymentChallengeBody> {
-    return this.issue({ urlHash: await this.urlKey(urlHash), error: 'payment_required', message });
+    const body = await this.issue({
+      urlHash: await this.urlKey(urlHash),
+      error: 'payment_required',
+      message,
+    });
+    this.observer?.paymentOutcome('none', 'challenged', 'none');
+    return body;
   }
 
   /** 402 `payment_invalid` for a proof that is not well-formed (no RPC was made). */
   async malformed(urlHash: string, detail: string): Promise<PaymentRefusal> {
-    return this.refuse(await this.urlKey(urlHash), 'malformed_proof', detail);
+    const refusal = await this.refuse(await this.urlKey(urlHash), 'malformed_proof', detail);
+    this.observer?.paymentOutcome('none', 'refused', refusal.reason);
+    return refusal;
   }
 
   /**
@@ -189,9 +212,25 @@ export class PaymentGate {
    */
   async verify(proof: PaymentProof, urlHash: string): Promise<GateResult<VerifiedPayment>> {
     try {
-      return await this.verifyProof(proof, await this.urlKey(urlHash));
+      const result = await this.verifyProof(proof, await this.urlKey(urlHash));
+      if (!result.ok) this.observer?.paymentOutcome(proof.chain, 'refused', result.refusal.reason);
+      return result;
     } catch (error) {
-      throw this.redactThrown(error, proof);
+      const thrown = this.redactThrown(error, proof);
+      this.observeThrown(proof.chain, thrown);
+      throw thrown;
+    }
+  }
+
+  /** Report a thrown outcome: 409 replay, 503 outage, anything else an error. */
+  private observeThrown(chain: Chain, error: AppError): void {
+    if (this.observer === null) return;
+    if (error.code === 'nonce_already_used') {
+      this.observer.paymentOutcome(chain, 'refused', 'nonce_already_used');
+    } else if (error.code === 'chain_unavailable') {
+      this.observer.paymentOutcome(chain, 'chain_unavailable', 'none');
+    } else {
+      this.observer.paymentOutcome(chain, 'error', 'none');
     }
   }
 
@@ -278,10 +317,16 @@ export class PaymentGate {
    * @throws {AppError} `nonce_already_used` (409) when another request claimed the nonce first.
    */
   async claim(payment: VerifiedPayment, urlHash: string): Promise<GateResult<SettlementResponse>> {
+    const { chain } = payment.proof;
     try {
-      return await this.claimPayment(payment, await this.urlKey(urlHash));
+      const result = await this.claimPayment(payment, await this.urlKey(urlHash));
+      if (result.ok) this.observer?.paymentOutcome(chain, 'paid', 'none');
+      else this.observer?.paymentOutcome(chain, 'refused', result.refusal.reason);
+      return result;
     } catch (error) {
-      throw this.redactThrown(error, payment.proof, payment.payer);
+      const thrown = this.redactThrown(error, payment.proof, payment.payer);
+      this.observeThrown(chain, thrown);
+      throw thrown;
     }
   }
 

@@ -21,6 +21,7 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 
+import type { RateLimitObserver } from '../observability/observer.js';
 import type { Redis } from '../redis/redis-client.js';
 import { sourceOf } from './source-address.js';
 
@@ -90,19 +91,24 @@ export class RateLimits {
   private readonly insured = new WeakSet<RateLimiterRes>();
   /** Whether the last consume was served by an insurance limiter (transitions are reported). */
   private fallingBack = false;
+  /** Told every refusal by its policy (metrics); null: nothing is recorded. */
+  private readonly observer: RateLimitObserver | null;
 
   /**
    * @param publicPerMinute budget per source IP for callers without a key.
    * @param defaultKeyPerMinute budget of a key without its own limit.
    * @param options.redis count in Redis, shared by every instance using the same Redis and key
    *   prefix; absent: count in this process only (the embedded default).
+   * @param options.observer told the policy of every refusal: a spent budget, or a source whose
+   *   failed-authentication budget is spent asking again (metrics; never the key or address).
    */
   constructor(
     readonly publicPerMinute: number,
     readonly defaultKeyPerMinute: number,
-    options: { redis?: RedisRateLimitOptions } = {},
+    options: { redis?: RedisRateLimitOptions; observer?: RateLimitObserver | null } = {},
   ) {
     this.redis = options.redis ?? null;
+    this.observer = options.observer ?? null;
     this.publicLimiter = this.limiter('per-ip', publicPerMinute);
     this.oauthLimiter = this.limiter('sign-in-per-ip', OAUTH_PER_IP_PER_MINUTE);
     this.failureLimiter = this.limiter(
@@ -147,6 +153,8 @@ export class RateLimits {
   async peekFailures(ip: string): Promise<RateLimitState> {
     const res = await this.failureLimiter.get(`fail:${sourceOf(ip)}`);
     const allowed = res === null || res.consumedPoints < AUTH_FAILURES_PER_SOURCE;
+    // Every door refuses the request unchecked when this is false (429 `auth_failures`).
+    if (!allowed) this.observer?.refused('auth-failures');
     return stateOf(
       res,
       'auth-failures',
@@ -225,6 +233,7 @@ export class RateLimits {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       res = rejection;
       allowed = false;
+      this.observer?.refused(policy);
     }
     if (this.redis !== null && !this.insured.has(res) && this.fallingBack) {
       this.fallingBack = false;

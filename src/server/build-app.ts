@@ -29,12 +29,13 @@ import { registerStatusRoutes } from '../http/routes/status-route.js';
 import type { IntelLayer } from '../intel/intel-layer.js';
 import { registerMcpRoutes } from '../mcp/mcp-route.js';
 import { registerOAuthRoutes } from '../oauth/oauth-routes.js';
-import { ServiceMetrics } from '../observability/metrics.js';
+import { type FeedFreshness, ServiceMetrics } from '../observability/metrics.js';
 import type { PageLayer } from '../page/page-layer.js';
 import { PaymentGate } from '../payments/payment-gate.js';
 import { RateLimits } from '../ratelimit/rate-limits.js';
 import { clientOrigin, type Redis, redisErrorMessage } from '../redis/redis-client.js';
 import type { Store } from '../store/ports/store.js';
+import { timedStore } from '../store/timed-store.js';
 import { buildDetection, type DetectionPipeline } from './build-detection.js';
 import { httpTimeoutOptions } from './http-timeouts.js';
 
@@ -70,6 +71,12 @@ export interface AppDeps {
    * `engine` must be built from it (`defaultEngine()`).
    */
   redis?: { client: Redis; /** Prefix of every key (default `linkguard:`). */ keyPrefix?: string };
+  /**
+   * The metrics of the process, used only when METRICS_TOKEN is set: `startServer()` builds them
+   * before the pipeline (which records into them too) and passes the store already timed
+   * (`timedStore()`). Absent: built here, and the store is timed here.
+   */
+  metrics?: ServiceMetrics;
 }
 
 /** Prefix of the Redis keys of a deployment, unless told otherwise. */
@@ -176,7 +183,13 @@ export async function buildApp(deps: AppDeps) {
   // otherwise (docs/decisions.md, decision 150).
   const { metricsToken } = deps.config;
   const scrape =
-    metricsToken === null ? null : { token: metricsToken, metrics: new ServiceMetrics() };
+    metricsToken === null
+      ? null
+      : { token: metricsToken, metrics: deps.metrics ?? new ServiceMetrics() };
+  const metrics = scrape?.metrics ?? null;
+  // Whoever builds the metrics times the store (once): here, unless `startServer()` did.
+  const store =
+    metrics === null || deps.metrics !== undefined ? deps.store : timedStore(deps.store, metrics);
   if (scrape !== null) {
     app.addHook('onResponse', (request, reply, done) => {
       // The route template, never the path: no URL or token reaches a label.
@@ -212,8 +225,9 @@ export async function buildApp(deps: AppDeps) {
     deps.config.publicRateLimitPerMinute,
     deps.config.keyRateLimitPerMinute,
     redis === null
-      ? {}
+      ? { observer: metrics }
       : {
+          observer: metrics,
           redis: {
             client: redis.client,
             keyPrefix: redis.keyPrefix,
@@ -237,7 +251,8 @@ export async function buildApp(deps: AppDeps) {
     deps.detection ??
     (await buildDetection({
       config: deps.config,
-      store: deps.store,
+      store,
+      observer: metrics,
       engine: deps.engine,
       clock: deps.clock,
       intel: deps.intel ?? 'local',
@@ -262,28 +277,40 @@ export async function buildApp(deps: AppDeps) {
     });
   }
   const { service } = detection;
+  metrics?.watchFeeds({
+    feeds: async (): Promise<FeedFreshness[]> => {
+      const newest = detection.intel?.newestEntries;
+      return (await store.intel.listFeeds()).map((feed) => ({
+        feed: feed.name,
+        importedAt: feed.importedAt,
+        newestEntryAt: newest?.get(feed.id) ?? null,
+      }));
+    },
+    now: () => deps.clock.now(),
+  });
 
   await registerOpenApi(app, deps.config);
   const payments = new PaymentGate({
     config: deps.config.payments,
-    store: deps.store.payments,
+    store: store.payments,
     clock: deps.clock,
     resource: `${deps.config.publicBaseUrl}/v1/detect`,
+    observer: metrics,
   });
-  registerDetectRoute(app, { ...deps, limits, service, payments });
-  registerDetectBatchRoute(app, { ...deps, limits, service });
-  registerStatusRoutes(app, { ...deps, payments });
+  registerDetectRoute(app, { ...deps, store, limits, service, payments });
+  registerDetectBatchRoute(app, { ...deps, store, limits, service });
+  registerStatusRoutes(app, { ...deps, store, payments });
   if (scrape !== null) registerMetricsRoute(app, { ...scrape, limits });
   registerMcpRoutes(app, {
     service,
     engine: deps.engine,
-    store: deps.store,
+    store,
     clock: deps.clock,
     limits,
     publicBaseUrl: deps.config.publicBaseUrl,
   });
   await registerOAuthRoutes(app, {
-    store: deps.store,
+    store,
     clock: deps.clock,
     publicBaseUrl: deps.config.publicBaseUrl,
     limits,

@@ -13,6 +13,7 @@ import type { IntelLayerOptions } from '../intel/create-intel-layer.js';
 import { type AssembledIntel, createIntelLayer } from '../intel/create-intel-layer.js';
 import { IntelLayer } from '../intel/intel-layer.js';
 import type { HttpClient } from '../net/index.js';
+import type { DetectionObserver } from '../observability/observer.js';
 import { createPageLayer, type PageLayer, type PageLayerOptions } from '../page/page-layer.js';
 import { OutageNotice, type Redis } from '../redis/redis-client.js';
 import { DetectionService, type VerdictTtlConfig } from '../service/detection-service.js';
@@ -56,6 +57,11 @@ export interface DetectionDeps {
   onIntelError?: (error: unknown) => void;
   /** Told when an analyzer throws on a page or the LLM judge fails (never given the page). */
   onPageError?: (error: unknown) => void;
+  /**
+   * Told about served verdicts, verdict-cache lookups and layer durations (the metrics; passed
+   * only when METRICS_TOKEN is set, docs/decisions.md, decision 150). Absent: nothing recorded.
+   */
+  observer?: DetectionObserver | null;
   /**
    * Redis shared by the instances (REDIS_URL): the second level of the verdict cache lives there
    * (docs/decisions.md, decision 117). Absent: verdicts are cached in process only. Verdicts are
@@ -102,6 +108,7 @@ export async function buildDetection(deps: DetectionDeps): Promise<DetectionPipe
           clock,
           offline: deps.intel === 'local',
           ...(deps.onIntelError === undefined ? {} : { onError: deps.onIntelError }),
+          observer: deps.observer ?? null,
         })
       : null;
   const intel = assembled?.layer ?? (deps.intel instanceof IntelLayer ? deps.intel : null);
@@ -142,6 +149,7 @@ export async function buildDetection(deps: DetectionDeps): Promise<DetectionPipe
     page,
     verdictTtl: config.verdictTtl,
     sharedCache,
+    observer: deps.observer ?? null,
     ...(deps.absentLayers === undefined ? {} : { absentLayers: deps.absentLayers }),
     ...(deps.cacheSize === undefined ? {} : { cacheSize: deps.cacheSize }),
     ...(deps.onPageError === undefined ? {} : { onPageError: deps.onPageError }),

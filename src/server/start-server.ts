@@ -13,8 +13,10 @@ import { systemClock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import { defaultEngine } from '../engine-data/load-engine-data.js';
 import { scheduleFeedRefresh } from '../intel/feed-refresher.js';
+import { ServiceMetrics } from '../observability/metrics.js';
 import { clientOrigin, createRedisClient, waitUntilReady } from '../redis/redis-client.js';
 import { openStore } from '../store/open-store.js';
+import { timedStore } from '../store/timed-store.js';
 import { buildApp, sharedCacheOutageLog } from './build-app.js';
 import { buildDetection } from './build-detection.js';
 
@@ -56,12 +58,16 @@ export interface ServerProcess {
  *   throws when the port cannot be bound.
  */
 export async function startServer(config: Config, logger: Logger): Promise<ServerProcess> {
-  const store = await openStore(config.store, {
+  const opened = await openStore(config.store, {
     // Host and port at most: pg's connection errors never carry the password.
     onIdleError: (error) => {
       logger.warn({ err: error }, 'idle database connection failed');
     },
   });
+  // The metrics are built here, before the pipeline that records into them, and only when
+  // someone may read them (docs/decisions.md, decision 150); the store is timed once, here.
+  const metrics = config.metricsToken === null ? null : new ServiceMetrics();
+  const store = metrics === null ? opened : timedStore(opened, metrics);
   const started = performance.now();
   const engine = defaultEngine();
   logger.info(
@@ -83,6 +89,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Serve
       engine,
       clock: systemClock,
       intel: 'configured',
+      observer: metrics,
       onIntelError: (error) => {
         logger.error({ err: error }, 'threat index rebuild failed');
       },
@@ -107,6 +114,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Serve
       clock: systemClock,
       logger,
       detection,
+      ...(metrics === null ? {} : { metrics }),
       ...(redis === null ? {} : { redis: { client: redis, keyPrefix: config.redisKeyPrefix } }),
     }).catch(async (error: unknown) => {
       await detection.close();

@@ -17,11 +17,14 @@ import type { Verdict } from '../engine/verdict.js';
 import { AppError } from '../errors.js';
 import { historyKey, historyKeyOf } from '../intel/history-key.js';
 import type { IntelLayer } from '../intel/intel-layer.js';
+import type { DetectionObserver } from '../observability/observer.js';
 import type { PageLayer } from '../page/page-layer.js';
 import type { ApiKeyRecord } from '../store/ports/key-store.js';
 import type { Store } from '../store/ports/store.js';
+import { decidingLayer } from './deciding-layer.js';
 import { type JudgedVerdict, judgeWithPage } from './judge-with-page.js';
 import type { SharedVerdictCache } from './shared-verdict-cache.js';
+import { timedStep } from './timed-step.js';
 import { DEFAULT_VERDICT_CACHE_SIZE, VerdictCache } from './verdict-cache.js';
 
 /** How long a verdict is served from the cache before it is judged again. */
@@ -95,6 +98,8 @@ export class DetectionService {
   private readonly page: PageLayer | null;
   private readonly ttl: VerdictTtlConfig;
   private readonly onPageError: ((error: unknown) => void) | undefined;
+  /** Told about served verdicts, cache lookups and layer durations (metrics); null: nothing. */
+  private readonly observer: DetectionObserver | null;
   /** Fresh judgements in progress by normalized URL: concurrent requests share one page fetch. */
   private readonly inflight = new Map<string, Promise<FreshVerdict>>();
 
@@ -108,7 +113,9 @@ export class DetectionService {
    *   without it; `verdictTtl`: cache lifetimes by verdict; `onPageError`: told when an
    *   analyzer throws on a page (the verdict then rests on layers 1–2) or the LLM judge fails;
    *   `sharedCache`: verdicts shared with other instances, read on a miss of the in-process
-   *   cache and written with each verdict that enters it (docs/decisions.md, decision 117).
+   *   cache and written with each verdict that enters it (docs/decisions.md, decision 117);
+   *   `observer`: told about every served verdict, verdict-cache lookup and layer duration
+   *   (the metrics, only when METRICS_TOKEN is set; docs/decisions.md, decision 150).
    */
   constructor(
     private readonly engine: Engine,
@@ -122,6 +129,7 @@ export class DetectionService {
       verdictTtl?: VerdictTtlConfig;
       onPageError?: (error: unknown) => void;
       sharedCache?: SharedVerdictCache | null;
+      observer?: DetectionObserver | null;
     } = {},
   ) {
     this.cache = new VerdictCache(options.cacheSize ?? DEFAULT_VERDICT_CACHE_SIZE, () =>
@@ -132,6 +140,7 @@ export class DetectionService {
     this.ttl = options.verdictTtl ?? DEFAULT_VERDICT_TTL;
     this.onPageError = options.onPageError;
     this.shared = options.sharedCache ?? null;
+    this.observer = options.observer ?? null;
   }
 
   /** Which layers run now (feeds may be imported while the service runs). */
@@ -170,17 +179,26 @@ export class DetectionService {
    */
   async judge(url: ParsedUrl): Promise<Verdict> {
     const cached = this.cache.get(url.href);
+    const observer = this.observer;
     if (cached !== undefined) {
+      if (observer !== null) {
+        observer.cacheLookup('l1', true);
+        observer.verdictServed(cached.verdict, decidingLayer(cached));
+      }
       // A cached verdict's history key comes from the URL; a fresh one's from its analysis.
       if (cached.verdict !== 'safe') this.recordHistory(historyKey(this.engine, url), cached);
       return cached;
     }
+    observer?.cacheLookup('l1', false);
     let pending = this.inflight.get(url.href);
     if (pending === undefined) {
       pending = this.judgeMiss(url).finally(() => this.inflight.delete(url.href));
       this.inflight.set(url.href, pending);
     }
     const fresh = await pending;
+    if (observer !== null) {
+      observer.verdictServed(fresh.verdict.verdict, decidingLayer(fresh.verdict));
+    }
     if (fresh.verdict.verdict !== 'safe') this.recordHistory(fresh.historyKey, fresh.verdict);
     return fresh.verdict;
   }
@@ -196,6 +214,7 @@ export class DetectionService {
     // the generation it was judged with, never under the new one.
     const key = this.shared.keyFor(url.href);
     const hit = await this.shared.read(key);
+    this.observer?.cacheLookup('l2', hit !== undefined);
     if (hit !== undefined) {
       // Judged elsewhere: no analysis here, so the history key comes from the URL.
       const verdict = this.cache.set(url.href, hit.verdict, hit.ttlMs, true);
@@ -219,6 +238,8 @@ export class DetectionService {
   ): Promise<FreshVerdict> {
     const started = performance.now();
     const analysis = analyzeParsedUrl(this.engine, url);
+    const observer = this.observer;
+    observer?.layerTimed('url_rules', performance.now() - started);
     const coverage = this.coverage();
     const intel = coverage.intel === 'ran' ? this.intel : null;
     let judged: JudgedVerdict;
@@ -230,6 +251,7 @@ export class DetectionService {
           page: this.page,
           coverage,
           ...(this.onPageError === undefined ? {} : { onPageError: this.onPageError }),
+          observer,
         },
         analysis,
         started,
@@ -237,7 +259,12 @@ export class DetectionService {
     } else if (intel === null) {
       judged = { verdict: judgeAnalysedUrl(this.engine, analysis, coverage), incomplete: false };
     } else {
-      const evidence = await intel.evidence(analysis);
+      const evidence = await timedStep(
+        intel.evidence(analysis),
+        observer,
+        'intel',
+        performance.now(),
+      );
       judged = {
         verdict: judgeAnalysedUrl(this.engine, analysis, coverage, evidence),
         incomplete: evidence.domainAge.status === 'unknown' && intel.hasDomainAge,
@@ -309,6 +336,7 @@ export class DetectionService {
     if (capped !== null) {
       const reservation = await this.store.usage.reserveMonthly(key.id, capped.month, capped.cap);
       if (!reservation.ok) {
+        this.observer?.allowanceRefused();
         throw new AppError('rate_limited', 'The monthly allowance of this key is used up', {
           retryAfter: secondsToNextMonth(now),
           reason: 'monthly_allowance',

@@ -30,8 +30,10 @@ import type { LayerCoverage } from '../engine/scoring/build-verdict.js';
 import type { ParsedUrl } from '../engine/url/normalize-url.js';
 import type { Verdict } from '../engine/verdict.js';
 import type { IntelLayer } from '../intel/intel-layer.js';
+import type { DetectionObserver } from '../observability/observer.js';
 import type { FetchedPage } from '../page/page-fetcher.js';
 import type { PageLayer } from '../page/page-layer.js';
+import { timedStep } from './timed-step.js';
 
 /** A verdict and whether it has a gap that makes it worth re-judging soon. */
 export interface JudgedVerdict {
@@ -61,16 +63,22 @@ export async function judgeWithPage(
      * about a failed LLM judge call (the verdict goes on without it).
      */
     onPageError?: (error: unknown) => void;
+    /** Told how long layer 2, the page fetch, its analysis and the LLM judge took (metrics). */
+    observer?: DetectionObserver | null;
   },
   analysis: UrlAnalysis,
   started: number,
 ): Promise<JudgedVerdict> {
   const { engine, intel, page } = deps;
+  const observer = deps.observer ?? null;
   const coverage = deps.coverage;
   const { url } = analysis;
   const listing = intel?.listing(analysis) ?? NO_INTEL;
   if (listing.denied.length > 0 || allowlistedSite(analysis, listing)) {
-    const evidence = intel === null ? NO_INTEL : await intel.evidence(analysis);
+    const evidence =
+      intel === null
+        ? NO_INTEL
+        : await timedStep(intel.evidence(analysis), observer, 'intel', performance.now());
     return {
       verdict: judgeAnalysedUrl(engine, analysis, { ...coverage, page: 'not_needed' }, evidence),
       incomplete: ageUnknown(intel, evidence),
@@ -78,9 +86,12 @@ export async function judgeWithPage(
   }
 
   const deadline = started + page.budgetMs;
+  const stepsStarted = performance.now();
   const [evidence, fetched] = await Promise.all([
-    intel === null ? Promise.resolve(NO_INTEL) : intel.evidence(analysis, deadline),
-    page.fetcher.fetch(url, deadline),
+    intel === null
+      ? Promise.resolve(NO_INTEL)
+      : timedStep(intel.evidence(analysis, deadline), observer, 'intel', stepsStarted),
+    timedStep(page.fetcher.fetch(url, deadline), observer, 'page_fetch', stepsStarted),
   ]);
   if (!fetched.ok) {
     const unread: PageEvidence = { status: 'not_analysed', failure: fetched.failure };
@@ -95,11 +106,20 @@ export async function judgeWithPage(
   // The fetcher hands back the submitted URL itself when the page did not move: analysed once.
   const finalAnalysis = final === url ? analysis : analyzeParsedUrl(engine, final);
   const finalEvidence =
-    !moved || intel === null ? evidence : await intel.evidence(finalAnalysis, deadline);
+    !moved || intel === null
+      ? evidence
+      : await timedStep(
+          intel.evidence(finalAnalysis, deadline),
+          observer,
+          'intel',
+          performance.now(),
+        );
   const context = pageContextOf(engine, finalAnalysis, freshOf(finalEvidence));
   let pageAnalysis: PageAnalysis;
+  const analysisStarted = performance.now();
   try {
     pageAnalysis = analyzePage(fetched.doc, context);
+    observer?.layerTimed('page_analysis', performance.now() - analysisStarted);
   } catch (error) {
     // A page that breaks an analyzer must not turn into an error for the caller (an attacker
     // could shield a kit that way): layers 1–2 answer, the reason says so, the bug is reported.
@@ -119,6 +139,7 @@ export async function judgeWithPage(
     deadline,
     finalEvidence,
     deps.onPageError,
+    observer,
   );
   const pageEvidence: PageEvidence = { status: 'analysed', analysis: pageAnalysis };
   const landing = moved
@@ -145,6 +166,7 @@ async function consultLlm(
   deadline: number,
   evidence: IntelEvidence,
   onError: ((error: unknown) => void) | undefined,
+  observer: DetectionObserver | null,
 ): Promise<void> {
   if (page.llm === null || context.reputable || !ambiguous(analysis, fetched.doc)) return;
   const remaining = deadline - performance.now();
@@ -159,9 +181,14 @@ async function consultLlm(
     domainAgeDays: evidence.domainAge.status === 'known' ? evidence.domainAge.days : null,
   });
   try {
-    const answer = await page.llm.judge.judge(summary, {
-      timeoutMs: Math.min(page.llm.timeoutMs, Math.floor(remaining)),
-    });
+    const answer = await timedStep(
+      page.llm.judge.judge(summary, {
+        timeoutMs: Math.min(page.llm.timeoutMs, Math.floor(remaining)),
+      }),
+      observer,
+      'llm_judge',
+      performance.now(),
+    );
     analysis.findings.push(...llmFindings(answer, analysis.findings, context));
   } catch (error) {
     // Optional evidence: an LLM that is down, late or answers garbage changes nothing in the

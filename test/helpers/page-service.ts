@@ -13,6 +13,7 @@ import { type Config, loadConfig } from '../../src/config/config.js';
 import { defaultEngine } from '../../src/engine-data/load-engine-data.js';
 import type { IntelLayer } from '../../src/intel/intel-layer.js';
 import type { LookupFunction } from '../../src/net/index.js';
+import type { DetectionObserver } from '../../src/observability/observer.js';
 import { createPageLayer, type PageLayer } from '../../src/page/page-layer.js';
 import { buildDetection } from '../../src/server/build-detection.js';
 import type { DetectionService } from '../../src/service/detection-service.js';
@@ -35,11 +36,15 @@ export interface PageServiceHarness {
 /**
  * @param env configuration on top of `PAGE_ANALYSIS=on`.
  * @param options.lookup resolver for the page client (fake DNS for SSRF tests);
- *   `onPageError` is told when an analyzer throws.
+ *   `onPageError` is told when an analyzer throws; `observer` is told what the metrics count.
  */
 export async function pageService(
   env: Record<string, string>,
-  options: { lookup?: LookupFunction; onPageError?: (error: unknown) => void } = {},
+  options: {
+    lookup?: LookupFunction;
+    onPageError?: (error: unknown) => void;
+    observer?: DetectionObserver;
+  } = {},
 ): Promise<PageServiceHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'linkguard-page-'));
   const config = loadConfig({
@@ -65,6 +70,7 @@ export async function pageService(
     intel: 'local',
     page,
     ...(options.onPageError === undefined ? {} : { onPageError: options.onPageError }),
+    ...(options.observer === undefined ? {} : { observer: options.observer }),
   });
   const { service } = detection;
   const intel = detection.intel;

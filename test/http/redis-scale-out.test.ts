@@ -77,6 +77,28 @@ async function instance(client: Redis, env: Record<string, string> = {}) {
   return { app, store, intel, logs, key };
 }
 
+const METRICS_TOKEN = 'metrics-token-for-scale-out-0123456789';
+
+/** The verdict-cache lookups an instance's `GET /metrics` reports, per level and result. */
+async function cacheLookups(app: Awaited<ReturnType<typeof instance>>['app']) {
+  const response = await app.inject({
+    method: 'GET',
+    url: '/metrics',
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const read = (level: string, result: string): number => {
+    const prefix = `linkguard_verdict_cache_lookups_total{level="${level}",result="${result}"} `;
+    const line = response.body.split('\n').find((l) => l.startsWith(prefix));
+    return line === undefined ? 0 : Number(line.slice(prefix.length));
+  };
+  return {
+    l1hit: read('l1', 'hit'),
+    l1miss: read('l1', 'miss'),
+    l2hit: read('l2', 'hit'),
+    l2miss: read('l2', 'miss'),
+  };
+}
+
 async function client(url?: string): Promise<Redis> {
   const made = url === undefined ? await serviceClient() : createRedisClient(url);
   cleanups.push(() => {
@@ -131,8 +153,8 @@ describe('two instances over one Redis', () => {
 
   it('share verdicts: judged on A, served from Redis on B; keys hold no URL', async () => {
     prefix = uniquePrefix();
-    const a = await instance(await client());
-    const b = await instance(await client());
+    const a = await instance(await client(), { METRICS_TOKEN });
+    const b = await instance(await client(), { METRICS_TOKEN });
     // The in-process cache admits a URL on its second sighting; the shared level follows it.
     await detectWithKey(a.app, URL_A, a.key.bearer);
     expect(await keysUnder(admin, `${prefix}verdict:`)).toEqual([]);
@@ -157,6 +179,9 @@ describe('two instances over one Redis', () => {
     expect(jsonBody(onB)).toEqual({ ...stored, reason: 'served from Redis' });
     // A still answers from its own first level.
     expect(jsonBody(await detectWithKey(a.app, URL_A, a.key.bearer)).reason).toBe(stored.reason);
+    // The metrics count each level: A missed both levels twice, then hit L1; B hit L2.
+    expect(await cacheLookups(a.app)).toEqual({ l1hit: 1, l1miss: 2, l2hit: 0, l2miss: 2 });
+    expect(await cacheLookups(b.app)).toEqual({ l1hit: 0, l1miss: 1, l2hit: 1, l2miss: 0 });
 
     // Something that is not a verdict under the key is not served: C judges for itself.
     await admin.set(key, JSON.stringify({ reason: 'junk' }), 'PX', ttl);
