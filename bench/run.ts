@@ -577,9 +577,12 @@ async function main(): Promise<void> {
       );
       assertAllOk('linkguard', 'connector: tools/call with an OAuth token', toolsCallOAuth);
       connector = { detect, toolsCall, toolsCallOAuth };
+      const times = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
       console.log(
-        `  connector: detect ${Math.round(detect.requestsPerSecond)} req/s, tools/call check_url ${Math.round(toolsCall.requestsPerSecond)} req/s` +
-          ` (key), ${Math.round(toolsCallOAuth.requestsPerSecond)} req/s (OAuth token)`,
+        `  connector: detect ${Math.round(detect.requestsPerSecond)} req/s, p99 ${detect.p99Ms.toFixed(2)} ms; ` +
+          `tools/call check_url ${Math.round(toolsCall.requestsPerSecond)} req/s, p99 ${toolsCall.p99Ms.toFixed(2)} ms (key: ` +
+          `${times(toolsCall.requestsPerSecond, detect.requestsPerSecond)} detect's req/s, ${times(toolsCall.p99Ms, detect.p99Ms)} its p99); ` +
+          `${Math.round(toolsCallOAuth.requestsPerSecond)} req/s (OAuth token: ${times(toolsCallOAuth.requestsPerSecond, detect.requestsPerSecond)})`,
       );
     } finally {
       await stop(server);
