@@ -180,7 +180,12 @@ export function registerMcpRoutes(
       });
     });
     await server.connect(transport);
-    // The transport writes the response itself (see `StreamableHTTPServerTransport.handleRequest`).
+    // The transport writes the response itself (see `StreamableHTTPServerTransport.handleRequest`),
+    // bypassing Fastify's reply: the headers the app's hooks set so far (CORS, request id) are put
+    // on the raw response first, where Node merges them with the transport's own.
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) reply.raw.setHeader(name, value);
+    }
     reply.hijack();
     try {
       await transport.handleRequest(

@@ -112,6 +112,32 @@ describe('shared connector servers', () => {
     expect(direct.json()).toMatchObject({ result: { structuredContent: { verdict: 'safe' } } });
   });
 
+  it('both paths carry the headers of the app (CORS, request id)', async () => {
+    const ctx = await start();
+    const origin = { origin: 'https://agent.example.org' };
+    const direct = await post(ctx, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, origin);
+    const initialize = await post(
+      ctx,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 't', version: '1' },
+        },
+      },
+      origin,
+    );
+    for (const response of [direct, initialize]) {
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['access-control-allow-origin']).toBe('*');
+      expect(response.headers['x-request-id']).toEqual(expect.any(String));
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+    }
+  });
+
   it('the SDK transport still refuses what it refuses, for single requests too', async () => {
     const ctx = await start();
     const message = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
