@@ -9,6 +9,9 @@
  *    enterprise key), each started fresh, pinned to one CPU, warmed up, then loaded by autocannon
  *    running in this process on the other CPU.
  * 3. Medians over rounds, the ratio linkguard / baseline, and the budgets' verdicts.
+ * 4. The MCP connector: `tools/call check_url` and `POST /v1/detect` back to back on one fresh
+ *    linkguard process, their req/s and p99 ratios held to the issue 15 budgets (≥ 0.5× detect's
+ *    req/s, p99 ≤ 2× detect's; docs/decisions.md, decision 183).
  *
  * Options: --rounds 3, --duration 10 (s), --connections 50, --warmup 3 (s), --engine-seconds 3,
  * --out docs/bench.md, --profile (one more linkguard run under `node --cpu-prof`, summarised),
