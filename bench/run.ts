@@ -9,6 +9,9 @@
  *    enterprise key), each started fresh, pinned to one CPU, warmed up, then loaded by autocannon
  *    running in this process on the other CPU.
  * 3. Medians over rounds, the ratio linkguard / baseline, and the budgets' verdicts.
+ * 4. The MCP connector: `tools/call check_url` and `POST /v1/detect` back to back on one fresh
+ *    linkguard process, their req/s and p99 ratios held to the issue 15 budgets (≥ 0.5× detect's
+ *    req/s, p99 ≤ 2× detect's; docs/decisions.md, decision 183).
  *
  * Options: --rounds 3, --duration 10 (s), --connections 50, --warmup 3 (s), --engine-seconds 3,
  * --out docs/bench.md, --profile (one more linkguard run under `node --cpu-prof`, summarised),
@@ -577,9 +580,12 @@ async function main(): Promise<void> {
       );
       assertAllOk('linkguard', 'connector: tools/call with an OAuth token', toolsCallOAuth);
       connector = { detect, toolsCall, toolsCallOAuth };
+      const times = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
       console.log(
-        `  connector: detect ${Math.round(detect.requestsPerSecond)} req/s, tools/call check_url ${Math.round(toolsCall.requestsPerSecond)} req/s` +
-          ` (key), ${Math.round(toolsCallOAuth.requestsPerSecond)} req/s (OAuth token)`,
+        `  connector: detect ${Math.round(detect.requestsPerSecond)} req/s, p99 ${detect.p99Ms.toFixed(2)} ms; ` +
+          `tools/call check_url ${Math.round(toolsCall.requestsPerSecond)} req/s, p99 ${toolsCall.p99Ms.toFixed(2)} ms (key: ` +
+          `${times(toolsCall.requestsPerSecond, detect.requestsPerSecond)} detect's req/s, ${times(toolsCall.p99Ms, detect.p99Ms)} its p99); ` +
+          `${Math.round(toolsCallOAuth.requestsPerSecond)} req/s (OAuth token: ${times(toolsCallOAuth.requestsPerSecond, detect.requestsPerSecond)})`,
       );
     } finally {
       await stop(server);

@@ -24,6 +24,13 @@ export const CLEAN_FOREIGN_SHARE = 0.15;
 const TARGET_RATIO = 0.25;
 const TARGET_P99_MS = 10;
 const TARGET_ENGINE_URLS_PER_SECOND = 20_000;
+/**
+ * Budgets of the MCP connector (issue 15, "The connector at the API's speed"): `tools/call
+ * check_url` answers at least half the requests/s of `POST /v1/detect` on the same process, with
+ * a p99 latency at most twice detect's.
+ */
+const TARGET_CONNECTOR_RATIO = 0.5;
+const TARGET_CONNECTOR_P99_RATIO = 2;
 
 /** What one load phase measured (latencies in ms, from the client's histogram). */
 export interface LoadResult {
@@ -290,6 +297,71 @@ function storeConsole(report: BenchReport): string[] {
   ];
 }
 
+const CONNECTOR_HEADER = [
+  'endpoint',
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  'max ms',
+  '× detect req/s',
+  'p99 × detect',
+];
+const CONNECTOR_BUDGET_HEADER = ['budget (issue 15)', 'target', 'measured', 'verdict'];
+
+/** The connector table's rows: each endpoint and its ratios to `POST /v1/detect`. */
+function connectorRows(connector: NonNullable<BenchReport['connector']>): string[][] {
+  const { detect } = connector;
+  const row = (name: string, run: LoadResult) => [
+    name,
+    int(run.requestsPerSecond),
+    ms(run.p50Ms),
+    ms(run.p99Ms),
+    ms(run.maxMs),
+    `${(run.requestsPerSecond / detect.requestsPerSecond).toFixed(2)}×`,
+    `${(run.p99Ms / detect.p99Ms).toFixed(2)}×`,
+  ];
+  return [
+    row('`POST /v1/detect`', detect),
+    row('`tools/call check_url`, enterprise key', connector.toolsCall),
+    row('`tools/call check_url`, OAuth access token', connector.toolsCallOAuth),
+  ];
+}
+
+/** The connector's budgets, on the call with the enterprise key (the credentials of detect). */
+function connectorBudgets(connector: NonNullable<BenchReport['connector']>): Budget[] {
+  const { detect, toolsCall } = connector;
+  const ratio = toolsCall.requestsPerSecond / detect.requestsPerSecond;
+  const p99Ratio = toolsCall.p99Ms / detect.p99Ms;
+  return [
+    {
+      name: '`tools/call check_url` req/s relative to `POST /v1/detect`, same process',
+      target: `≥ ${TARGET_CONNECTOR_RATIO.toFixed(2)}×`,
+      measured: `${ratio.toFixed(2)}× (${int(toolsCall.requestsPerSecond)} / ${int(detect.requestsPerSecond)})`,
+      met: ratio >= TARGET_CONNECTOR_RATIO,
+    },
+    {
+      name: '`tools/call check_url` p99 latency relative to `POST /v1/detect`',
+      target: `≤ ${TARGET_CONNECTOR_P99_RATIO.toFixed(2)}×`,
+      measured: `${p99Ratio.toFixed(2)}× (${ms(toolsCall.p99Ms)} / ${ms(detect.p99Ms)} ms)`,
+      met: p99Ratio <= TARGET_CONNECTOR_P99_RATIO,
+    },
+  ];
+}
+
+function connectorConsole(report: BenchReport): string[] {
+  if (report.connector === null) return [];
+  return [
+    'MCP connector on one process, back to back with POST /v1/detect:',
+    textTable(CONNECTOR_HEADER, connectorRows(report.connector)).replaceAll('`', ''),
+    '',
+    textTable(CONNECTOR_BUDGET_HEADER, budgetRows(connectorBudgets(report.connector))).replaceAll(
+      '`',
+      '',
+    ),
+    '',
+  ];
+}
+
 /** The short summary printed at the end of a run. */
 /**
  * Which detection layers the measured server runs (bench/run.ts sets its environment), stated
@@ -311,6 +383,7 @@ export function renderConsole(report: BenchReport): string {
     textTable(BUDGET_HEADER, budgetRows(d.budgets)),
     '',
     ...storeConsole(report),
+    ...connectorConsole(report),
     `engine alone: ${int(report.engine.warmUrlsPerSecond)} URLs/s warm, ` +
       `${int(report.engine.firstSightUrlsPerSecond)} URLs/s at first sight (fresh engine), ` +
       `median ${median(report.engine.costs.map((c) => c.microseconds)).toFixed(1)} µs/URL, ` +
@@ -775,24 +848,28 @@ export function renderMarkdown(report: BenchReport): string {
   );
 
   if (report.connector !== null) {
-    const { detect, toolsCall, toolsCallOAuth } = report.connector;
-    const row = (name: string, run: LoadResult) =>
-      `| ${name} | ${int(run.requestsPerSecond)} | ${ms(run.p50Ms)} | ${ms(run.p99Ms)} | ${ms(run.maxMs)} | ${(run.requestsPerSecond / detect.requestsPerSecond).toFixed(2)} |`;
     sections.push(
       [
         '## MCP connector: `tools/call check_url` next to `POST /v1/detect`',
         '',
         'One linkguard process, the same URL mix, key and connections, measured back to back: the',
-        'detect endpoint, then the connector (`POST /mcp`, JSON-RPC `tools/call` of `check_url`, one',
-        'SDK server and transport per request, stateless) with the key in the header, then with an',
-        '`mcp_at_` access token for the same key, obtained through the sign-in page (the token, its',
-        'grant and the key are looked up on every call).',
+        'detect endpoint, then the connector (`POST /mcp`, JSON-RPC `tools/call` of `check_url`,',
+        'stateless: each call borrows one of the SDK servers built at start and goes straight to it,',
+        'docs/decisions.md, decisions 179–182) with the key in the header, then with an `mcp_at_`',
+        'access token for the same key, obtained through the sign-in page (the token, its grant and',
+        'the key are looked up on every call). The ratios compare with detect in this run only.',
         '',
-        '| endpoint | req/s | p50 ms | p99 ms | max ms | × detect |',
-        '|---|---:|---:|---:|---:|---:|',
-        row('`POST /v1/detect`', detect),
-        row('`tools/call check_url`, enterprise key', toolsCall),
-        row('`tools/call check_url`, OAuth access token', toolsCallOAuth),
+        markdownTable(CONNECTOR_HEADER, connectorRows(report.connector), [
+          'l',
+          'r',
+          'r',
+          'r',
+          'r',
+          'r',
+          'r',
+        ]),
+        '',
+        markdownTable(CONNECTOR_BUDGET_HEADER, budgetRows(connectorBudgets(report.connector))),
       ].join('\n'),
     );
   }

@@ -1,8 +1,10 @@
 /**
  * @module mcp/mcp-route
  * `POST /mcp` (README, "MCP connector"; MCP 2025-11-25, "Transports"):
- * streamable HTTP with JSON responses, stateless (no `Mcp-Session-Id`), one SDK server and
- * transport per request. The gate reads the JSON-RPC message(s) first: a `tools/call` of a known
+ * streamable HTTP with JSON responses, stateless (no `Mcp-Session-Id`): each request borrows one
+ * of the SDK servers built at start (`mcp-server.ts`) for the time of its exchange, and gets a
+ * transport of its own: one JSON-RPC request goes straight to the server
+ * (`mcp-exchange-transport.ts`), anything else through the SDK's streamable HTTP transport. The gate reads the JSON-RPC message(s) first: a `tools/call` of a known
  * tool without valid credentials is HTTP 401 with `WWW-Authenticate: Bearer
  * resource_metadata="…"` (RFC 9728) and a JSON-RPC error body; everything else (`initialize`,
  * `tools/list`, `resources/*`, `ping`, notifications) is public. An unknown tool is -32602 with
@@ -16,12 +18,13 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { bearerChallenge } from '../access/authorization-header.js';
+import { bearerChallenge, readAuthorization } from '../access/authorization-header.js';
 import { protectedResourceMetadata } from '../oauth/oauth-metadata.js';
 import { AUTH_FAILURES_REASON, authFailuresMessage } from '../ratelimit/rate-limits.js';
+import { isSingleRequestExchange } from './mcp-exchange-transport.js';
 import { McpAuthError, type McpGrant, verifyMcpBearer } from './mcp-grant.js';
 import { acceptsProtocolVersionHeader, MCP_PROTOCOL_VERSIONS } from './mcp-protocol-version.js';
-import { buildMcpServer } from './mcp-server.js';
+import { createMcpServerPool, requestAuthInfo } from './mcp-server.js';
 import { TOOL_NAMES, type ToolDeps } from './mcp-tools.js';
 
 /** JSON-RPC error code of an unauthenticated tool call (the SDK's own convention, -32001). */
@@ -48,6 +51,12 @@ function versionHeaderAccepted(
   return acceptsProtocolVersionHeader(request.headers['mcp-protocol-version']);
 }
 
+/** The token of a verified Bearer header (its grant was found, so the header is one). */
+function bearerToken(header: string | undefined): string {
+  const presented = readAuthorization(header);
+  return presented.kind === 'bearer' ? presented.token : '';
+}
+
 /**
  * Register the connector routes.
  *
@@ -60,6 +69,7 @@ export function registerMcpRoutes(
   const oauth = { store: deps.store, clock: deps.clock, publicBaseUrl: deps.publicBaseUrl };
   const metadataUrl = `${deps.publicBaseUrl}/.well-known/oauth-protected-resource/mcp`;
   const metadata = protectedResourceMetadata(deps.publicBaseUrl);
+  const servers = createMcpServerPool(deps);
 
   // JSON-RPC, not REST: described by `tools/list`, not by the OpenAPI document.
   const hidden = { schema: { hide: true } };
@@ -138,22 +148,51 @@ export function registerMcpRoutes(
       }
     }
 
-    const server = buildMcpServer(deps, grant, (error) => {
-      request.log.error({ err: error }, 'mcp tool failed');
-    });
+    // The caller's grant travels with the message (docs/decisions.md, decision 179).
+    const authInfo =
+      grant === null
+        ? undefined
+        : requestAuthInfo(bearerToken(request.headers.authorization), {
+            grant,
+            onError: (error) => {
+              request.log.error({ err: error }, 'mcp tool failed');
+            },
+          });
+    // One JSON-RPC request: straight to a server (docs/decisions.md, decision 181).
+    const { body } = request;
+    if (isSingleRequestExchange(request.headers.accept, request.headers['content-type'], body)) {
+      const response = await servers.exchange(body, {
+        authInfo,
+        requestInfo: { headers: request.headers },
+      });
+      if (response === null) throw new Error('the MCP exchange closed without a response');
+      return reply.code(200).type('application/json').send(response);
+    }
+
+    const server = servers.acquire();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
     reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
+      void transport.close().finally(() => {
+        servers.release(server);
+      });
     });
     await server.connect(transport);
-    // The transport writes the response itself (see `StreamableHTTPServerTransport.handleRequest`).
+    // The transport writes the response itself (see `StreamableHTTPServerTransport.handleRequest`),
+    // bypassing Fastify's reply: the headers the app's hooks set so far (CORS, request id) are put
+    // on the raw response first, where Node merges them with the transport's own.
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) reply.raw.setHeader(name, value);
+    }
     reply.hijack();
     try {
-      await transport.handleRequest(request.raw, reply.raw, request.body);
+      await transport.handleRequest(
+        Object.assign(request.raw, authInfo === undefined ? {} : { auth: authInfo }),
+        reply.raw,
+        request.body,
+      );
     } catch (error) {
       request.log.error({ err: error }, 'mcp transport failed');
       if (!reply.raw.headersSent) {
