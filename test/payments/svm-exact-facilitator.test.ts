@@ -21,7 +21,7 @@ import { decodePaymentSignatureHeader, encodePaymentSignatureHeader } from '@x40
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { ExactSvmScheme } from '@x402/svm/exact/client';
 import { ExactSvmSchemeV1 } from '@x402/svm/exact/v1/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPaymentHeader } from 'x402/client';
 import { decodePayment } from 'x402/schemes';
 import { PaymentRequirementsSchema } from 'x402/types';
@@ -452,6 +452,42 @@ describe('what does not pay', () => {
   }, 60_000);
 });
 
+describe('settlement not yet at the commitment', () => {
+  it('answers settlement_pending with the signature; the same payload later settles it (v2 and v1)', async () => {
+    const p = await parties();
+    // `finalized` takes 32 slots: a 1 ms bound ends every wait before it.
+    const impatient = await createSvmExactFacilitatorSchemes({
+      feePayerKeypair: feePayerBytes,
+      rpcUrl: chain.rpcUrl,
+      rpcTimeoutMs: RPC_TIMEOUT_MS,
+      commitment: 'finalized',
+      confirmTimeoutMs: 1,
+    });
+    const offer2 = offerV2(p.recipient, 'n-pending');
+    const payload2 = await payV2(p.payer, offer2);
+    const pending = await impatient.v2.settle(payload2, offer2);
+    expect(pending).toMatchObject({ success: false, errorReason: 'settlement_pending' });
+    expect(pending.transaction).not.toBe('');
+    await expect
+      .poll(() => impatient.v2.settle(payload2, offer2), { timeout: 20_000, interval: 250 })
+      .toMatchObject({ success: true, transaction: pending.transaction });
+
+    // v1 keeps no pending record: the retry signs and sends again, the node refuses the
+    // duplicate, and the signature is looked up and followed to the commitment.
+    const offer1 = offerV1(p.recipient);
+    const payload1 = await payV1Legacy(p.payer, offer1);
+    const failed = await impatient.v1.settle(payload1, offer1);
+    expect(failed.success).toBe(false);
+    await expect
+      .poll(() => impatient.v1.settle(payload1, offer1).then((r) => r.success), {
+        timeout: 20_000,
+        interval: 250,
+      })
+      .toBe(true);
+    expect(await chain.tokenBalance(p.recipient, chain.usdcMint)).toBe(2n * PRICE);
+  }, 60_000);
+});
+
 describe('chain outage: an error, nothing consumed', () => {
   it('RPC down: verify and settle throw ChainUnavailableError; the same payload settles later', async () => {
     const p = await parties();
@@ -511,7 +547,13 @@ describe('chain outage: an error, nothing consumed', () => {
           rpcUrl: rpc.url,
           rpcTimeoutMs: RPC_TIMEOUT_MS,
         });
+        // The library writes what it catches to the console: that must be redacted too.
+        const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
         const error: unknown = await broken.v2.settle(payload, offer).catch((e: unknown) => e);
+        const written = inspect(consoleError.mock.calls, { depth: 10 });
+        consoleError.mockRestore();
+        expect(written).not.toContain(RPC_PATH_KEY);
+        expect(written).not.toContain(RPC_QUERY_KEY);
         expect(error).toBeInstanceOf(ChainUnavailableError);
         expect((error as ChainUnavailableError).rpc).toBe(rpc.origin);
         const shown = inspect(error, { depth: 10 });

@@ -208,6 +208,8 @@ export async function createSvmExactFacilitatorSchemes(
   return { v1, v2, networkV1, networkV2, feePayer: keypair.address };
 }
 
+type FacilitatorSimulateOptions = Parameters<FacilitatorSvmSigner['simulateTransaction']>[2];
+
 interface CallContextOptions {
   keypair: KeyPairSigner;
   rpcUrl: string;
@@ -333,13 +335,43 @@ function callContext(options: CallContextOptions): CallContext {
   // per-network map and fail every call.
   // kit's cluster brand (`RpcMainnet`…) is a type-level tag only; the endpoint decides the cluster.
   const base = toFacilitatorSvmSigner(options.keypair, { '*': rpc as FacilitatorRpcClient });
+  const redact = redactingErrors({ rpcUrls: [options.rpcUrl] });
   const signer: FacilitatorSvmSigner = {
     ...base,
-    sendTransaction: (transaction, network) =>
+    signTransaction: redact((transaction: string, feePayer: Address, network: string) =>
+      base.signTransaction(transaction, feePayer, network),
+    ),
+    simulateTransaction: redact(
+      (transaction: string, network: string, simulateOptions?: FacilitatorSimulateOptions) =>
+        base.simulateTransaction(transaction, network, simulateOptions),
+    ),
+    sendTransaction: redact((transaction: string, network: string) =>
       sendOnce(base, rpc, transaction, network, options.keypair.address),
-    confirmTransaction: (signature) => confirm(rpc, signature as Signature, options),
+    ),
+    confirmTransaction: redact((signature: string) =>
+      confirm(rpc, signature as Signature, options),
+    ),
   };
   return { signer, outage: () => outage };
+}
+
+/**
+ * Wrap a signer method so that what it throws is redacted: the library writes the errors it
+ * catches with `console.error`, and a provider's JSON-RPC error text may quote the request, its
+ * URL or an API key. Keeps `TransactionOnchainFailureError` (the library tests its class) and
+ * {@link ChainUnavailableError} (redacted where it is made) as they are.
+ */
+function redactingErrors(secrets: { rpcUrls: readonly string[] }) {
+  return <A extends unknown[], R>(method: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await method(...args);
+      } catch (error) {
+        if (error instanceof TransactionOnchainFailureError) throw error;
+        if (error instanceof ChainUnavailableError) throw error;
+        throw redactError(error, secrets);
+      }
+    };
 }
 
 /**
