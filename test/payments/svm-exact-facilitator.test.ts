@@ -93,7 +93,7 @@ function useFacilitator(): Promise<void> {
     });
     facilitator = new x402Facilitator()
       .register(schemes.networkV2, schemes.v2)
-      .registerV1(schemes.networkV1 as never, schemes.v1);
+      .registerV1(schemes.networkV1, schemes.v1);
   })();
   return ready;
 }

@@ -70,9 +70,11 @@ export type SvmCluster = 'mainnet' | 'devnet';
  * x402 network names per cluster: v1 names and CAIP-2 ids (`solana:<genesis hash prefix>`), as
  * `@x402/svm` 2.27.0 maps them (`V1_TO_V2_NETWORK_MAP`).
  */
-const NETWORKS: Readonly<Record<SvmCluster, { v1: string; v2: `solana:${string}` }>> = {
-  mainnet: { v1: 'solana', v2: SOLANA_MAINNET_CAIP2 },
-  devnet: { v1: 'solana-devnet', v2: SOLANA_DEVNET_CAIP2 },
+const NETWORKS: Readonly<Record<SvmCluster, { v1: Network; v2: `solana:${string}` }>> = {
+  // v1 names have no colon; @x402/core's `Network` type (CAIP-2) is what `registerV1()` takes, and
+  // @x402/svm casts its own v1 names the same way.
+  mainnet: { v1: 'solana' as Network, v2: SOLANA_MAINNET_CAIP2 },
+  devnet: { v1: 'solana-devnet' as Network, v2: SOLANA_DEVNET_CAIP2 },
 };
 
 /** Limits of what the fee payer pays for one payment (docs/decisions.md, decision 166). */
@@ -127,7 +129,7 @@ export interface SvmExactFacilitatorSchemes {
   /** Protocol v2 scheme: `facilitator.register(networkV2, v2)`. */
   v2: SchemeNetworkFacilitator;
   /** v1 network name: `solana` (mainnet) or `solana-devnet`. */
-  networkV1: string;
+  networkV1: Network;
   /** v2 network, CAIP-2: `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp` (mainnet) or devnet's. */
   networkV2: `solana:${string}`;
   /** The fee payer's address (base58): the offers' `extra.feePayer`. */
@@ -231,7 +233,7 @@ interface CallContext {
  * it (the library's schemes catch RPC errors and answer with an invalid payment).
  */
 function guardedScheme(
-  network: string,
+  network: Network,
   feePayer: Address,
   options: CallContextOptions,
   limits: SvmFeeLimits,
@@ -269,8 +271,7 @@ function guardedScheme(
           success: false,
           errorReason: refusal,
           transaction: '',
-          // The v1 name has no colon; the library answers v1 the same way.
-          network: network as Network,
+          network,
           payer: '',
         };
       }
