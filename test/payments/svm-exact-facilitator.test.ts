@@ -349,6 +349,20 @@ describe('what does not pay', () => {
     );
   });
 
+  it('a payload that is not a transaction: refused, no error thrown', async () => {
+    const p = await parties();
+    const offer = offerV2(p.recipient, 'n-garbage');
+    const payload = { ...(await payV2(p.payer, offer)), payload: { transaction: 'bm90IGEgdHg=' } };
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await expectRefused(
+      payload,
+      offer,
+      p,
+      'invalid_exact_svm_payload_transaction_could_not_be_decoded',
+    );
+    vi.restoreAllMocks();
+  });
+
   it('a fee payer that is not ours', async () => {
     const p = await parties();
     const stranger = (await generateKeyPairSigner()).address;

@@ -17,7 +17,8 @@
  * - the fee payer's exposure: the payer chooses compute units, their price and the number of
  *   signers, and the fee payer pays for them; all three are capped, for v1 too (the v1 scheme
  *   has no such option);
- * - confirmation at the configured commitment, bounded in time.
+ * - confirmation at the configured commitment, bounded in time, and a send the node refuses
+ *   looked up by its signature (a retried settlement of a transaction that landed).
  */
 import {
   type Address,
@@ -25,12 +26,15 @@ import {
   createKeyPairSignerFromBytes,
   createSolanaRpcFromTransport,
   getBase58Decoder,
+  getBase64Encoder,
   getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
   type KeyPairSigner,
   type Rpc,
   type RpcTransport,
   type Signature,
   type SolanaRpcApi,
+  type Transaction,
 } from '@solana/kit';
 import { InMemoryPendingSettlementStore } from '@x402/core/facilitator';
 import type {
@@ -43,7 +47,6 @@ import type {
   VerifyResponse,
 } from '@x402/core/types';
 import {
-  decodeTransactionFromPayload,
   type FacilitatorRpcClient,
   type FacilitatorSvmSigner,
   SettlementCache,
@@ -301,9 +304,9 @@ function precheck(
   if (requirements.network !== network) return 'invalid_exact_svm_network_mismatch';
   const transaction = (payload.payload as { transaction?: unknown }).transaction;
   if (typeof transaction !== 'string') return null;
-  let decoded: ReturnType<typeof decodeTransactionFromPayload>;
+  let decoded: Transaction;
   try {
-    decoded = decodeTransactionFromPayload({ transaction });
+    decoded = decodeWireTransaction(transaction);
   } catch {
     return null;
   }
@@ -448,7 +451,7 @@ async function sendOnce(
   try {
     return await base.sendTransaction(transaction, network);
   } catch (error) {
-    const bytes = decodeTransactionFromPayload({ transaction }).signatures[feePayer];
+    const bytes = decodeWireTransaction(transaction).signatures[feePayer];
     if (bytes == null) throw error;
     const signature = getBase58Decoder().decode(bytes) as Signature;
     const { value } = await rpc
@@ -457,6 +460,16 @@ async function sendOnce(
     if (value[0] == null) throw error;
     return signature;
   }
+}
+
+/**
+ * A base64 wire transaction, decoded with kit (not `@x402/svm`'s `decodeTransactionFromPayload`,
+ * which writes a refused payload's decoding error to the console).
+ *
+ * @throws SolanaError when `transaction` is not base64 of a transaction.
+ */
+function decodeWireTransaction(transaction: string): Transaction {
+  return getTransactionDecoder().decode(getBase64Encoder().encode(transaction));
 }
 
 const RANK = { processed: 0, confirmed: 1, finalized: 2 } as const;
