@@ -25,6 +25,7 @@ import {
   createDefaultRpcTransport,
   createKeyPairSignerFromBytes,
   createSolanaRpcFromTransport,
+  decompileTransactionMessage,
   getBase58Decoder,
   getBase64Encoder,
   getCompiledTransactionMessageDecoder,
@@ -47,6 +48,7 @@ import type {
   VerifyResponse,
 } from '@x402/core/types';
 import {
+  COMPUTE_BUDGET_PROGRAM_ADDRESS,
   type FacilitatorRpcClient,
   type FacilitatorSvmSigner,
   SettlementCache,
@@ -54,7 +56,6 @@ import {
   SOLANA_MAINNET_CAIP2,
   toFacilitatorSvmSigner,
   TransactionOnchainFailureError,
-  validateComputeBudgetLimits,
 } from '@x402/svm';
 import { ExactSvmScheme } from '@x402/svm/exact/facilitator';
 import { ExactSvmSchemeV1 } from '@x402/svm/exact/v1/facilitator';
@@ -291,9 +292,9 @@ function guardedScheme(
 
 /**
  * What the library does not check: the requirements' network (the facilitator routes by it; a
- * gate bug must not reach another cluster's names) and, for v1, the fee limits. Returns the
- * refusal reason, or null to go on. An undecodable transaction is left to the library's
- * verdict.
+ * gate bug must not reach another cluster's names) and the fee limits (the v1 scheme has none;
+ * v2 is checked here too, for one reason code). Returns the refusal reason, or null to go on.
+ * Anything undecodable is left to the library's verdict.
  */
 function precheck(
   payload: PaymentPayload,
@@ -304,24 +305,29 @@ function precheck(
   if (requirements.network !== network) return 'invalid_exact_svm_network_mismatch';
   const transaction = (payload.payload as { transaction?: unknown }).transaction;
   if (typeof transaction !== 'string') return null;
-  let decoded: Transaction;
-  try {
-    decoded = decodeWireTransaction(transaction);
-  } catch {
-    return null;
+  const decoded = decodeMessage(transaction);
+  if (decoded === null) return null;
+  const { compiled, instructions } = decoded;
+  if (compiled.header.numSignerAccounts > limits.maxRequiredSignatures) {
+    return FEE_ABOVE_LIMIT_REASON;
   }
-  try {
-    const header = getCompiledTransactionMessageDecoder().decode(decoded.messageBytes).header;
-    if (header.numSignerAccounts > limits.maxRequiredSignatures) return FEE_ABOVE_LIMIT_REASON;
-    validateComputeBudgetLimits(decoded, {
-      maxComputeUnits: limits.maxComputeUnits,
-      maxPriorityFeeMicroLamports: limits.maxPriorityFeeMicroLamports,
-    });
-  } catch (error) {
-    // Malformed compute-budget data is the library's to name; a limit exceeded is ours.
-    return error instanceof Error && error.message.includes('too_high')
-      ? FEE_ABOVE_LIMIT_REASON
-      : null;
+  for (const instruction of instructions) {
+    if (instruction.programAddress !== COMPUTE_BUDGET_PROGRAM_ADDRESS) continue;
+    const data = instruction.data;
+    if (data === undefined) continue;
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    // Compute Budget program instructions (agave `compute-budget-interface`): tag 2
+    // SetComputeUnitLimit(u32), tag 3 SetComputeUnitPrice(u64, µlamports), little-endian.
+    if (data[0] === 2 && data.length >= 5 && view.getUint32(1, true) > limits.maxComputeUnits) {
+      return FEE_ABOVE_LIMIT_REASON;
+    }
+    if (
+      data[0] === 3 &&
+      data.length >= 9 &&
+      view.getBigUint64(1, true) > BigInt(limits.maxPriorityFeeMicroLamports)
+    ) {
+      return FEE_ABOVE_LIMIT_REASON;
+    }
   }
   return null;
 }
@@ -459,6 +465,21 @@ async function sendOnce(
       .send();
     if (value[0] == null) throw error;
     return signature;
+  }
+}
+
+/**
+ * The compiled message of a base64 wire transaction and its instructions, or null when it does
+ * not decode or uses address lookup tables (which the library resolves or refuses itself).
+ */
+function decodeMessage(transaction: string) {
+  try {
+    const compiled = getCompiledTransactionMessageDecoder().decode(
+      decodeWireTransaction(transaction).messageBytes,
+    );
+    return { compiled, instructions: decompileTransactionMessage(compiled).instructions };
+  } catch {
+    return null;
   }
 }
 
