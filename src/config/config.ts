@@ -5,13 +5,17 @@
  * a message naming the variable. Every variable is documented in the README's configuration
  * table with its default.
  */
+import { createPrivateKey, createPublicKey, timingSafeEqual } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+
+import { getAddressDecoder } from '@solana/kit';
 import ipaddr from 'ipaddr.js';
 
 import { FEED_FORMATS, type FeedFormat } from '../intel/feeds/raw-feed-entry.js';
 import { parseResolveOverrides, type ResolveOverride } from '../net/resolve-override.js';
 import type { LogLevel } from '../observability/logger.js';
 import type { LlmConfig, PageConfig } from '../page/page-layer.js';
-import type { PaymentConfig } from '../payments/payment-config.js';
+import type { PaymentConfig, SolanaFeePayerKeypair } from '../payments/payment-config.js';
 import type { HttpTimeouts } from '../server/http-timeouts.js';
 import type { VerdictTtlConfig } from '../service/detection-service.js';
 import type { StoreLocation } from '../store/open-store.js';
@@ -177,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
     baseMinConfirmations: intVar(env, 'BASE_MIN_CONFIRMATIONS', 2, 1, 1000),
     chainRpcTimeoutMs: intVar(env, 'CHAIN_RPC_TIMEOUT_MS', 5000, 100, 60_000),
     serverSecret: serverSecretVar(env),
+    solanaFeePayerKeypair: solanaFeePayerKeypairVar(env),
   };
   const config: Config = {
     port,
@@ -473,4 +478,68 @@ function priceVar(env: Env): { priceUsdc: string; priceAtomic: bigint } {
   const priceAtomic = BigInt(whole) * 10n ** BigInt(USDC_DECIMALS) + BigInt(fraction);
   if (priceAtomic <= 0n) throw new ConfigError('PRICE_USDC must be positive');
   return { priceUsdc: value, priceAtomic };
+}
+
+/** A key pair file is a JSON array of 64 numbers: a few hundred bytes. */
+const MAX_KEYPAIR_FILE_BYTES = 4096;
+/**
+ * DER prefix of a PKCS#8 Ed25519 private key, followed by the 32-byte seed (RFC 8410, §7 and
+ * §10.3): Node derives the public key from it.
+ */
+const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/**
+ * SOLANA_FEE_PAYER_KEYPAIR (docs/decisions.md, decision 164): the path of a key pair file as
+ * `solana-keygen new -o <file>` writes it, or that file's content itself (a JSON array of 64
+ * integers 0–255: the Ed25519 secret key, then the public key). Unset: null. The public half must
+ * belong to the secret half. A secret: no error repeats the value, the path or the file.
+ */
+function solanaFeePayerKeypairVar(env: Env): SolanaFeePayerKeypair | null {
+  const name = 'SOLANA_FEE_PAYER_KEYPAIR';
+  const value = raw(env, name);
+  if (value === undefined) return null;
+  const usage = `${name} must be a solana-keygen key pair file's path or its content (a JSON array of 64 integers 0–255)`;
+  let text = value;
+  if (!value.startsWith('[')) {
+    try {
+      if (statSync(value).size > MAX_KEYPAIR_FILE_BYTES) {
+        throw new ConfigError(`${usage}; the file named is larger than 4 KiB`);
+      }
+      text = readFileSync(value, 'utf8');
+    } catch (error) {
+      if (error instanceof ConfigError) throw error;
+      const code = (error as { code?: unknown }).code;
+      throw new ConfigError(
+        `${usage}; the file named cannot be read (${typeof code === 'string' ? code : 'error'})`,
+      );
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`${usage}; it is not JSON`);
+  }
+  const isByte = (n: unknown): n is number =>
+    Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 255;
+  if (!Array.isArray(parsed) || parsed.length !== 64 || !parsed.every(isByte)) {
+    throw new ConfigError(`${usage}; it is not an array of 64 integers 0–255`);
+  }
+  const bytes = Uint8Array.from(parsed);
+  const derived = createPublicKey(
+    createPrivateKey({
+      key: Buffer.concat([PKCS8_ED25519_PREFIX, bytes.subarray(0, 32)]),
+      format: 'der',
+      type: 'pkcs8',
+    }),
+  )
+    .export({ format: 'der', type: 'spki' })
+    .subarray(-32);
+  if (!timingSafeEqual(derived, bytes.subarray(32))) {
+    throw new ConfigError(`${name}: its last 32 bytes are not the public key of its first 32`);
+  }
+  return Object.freeze({
+    address: getAddressDecoder().decode(bytes.subarray(32)),
+    keypairBytes: () => bytes.slice(),
+  });
 }

@@ -37,4 +37,21 @@ export interface PaymentConfig {
    * once and kept in the store, shared by every instance on it.
    */
   serverSecret: string | null;
+  /**
+   * Fee payer of the standard x402 `exact` scheme on Solana (SOLANA_FEE_PAYER_KEYPAIR); null:
+   * Solana `exact` is not settled by the service.
+   */
+  solanaFeePayerKeypair: SolanaFeePayerKeypair | null;
+}
+
+/**
+ * A Solana key pair read from SOLANA_FEE_PAYER_KEYPAIR (docs/decisions.md, decision 164). The
+ * bytes sit behind a function so that serializing or inspecting the configuration shows the
+ * address only.
+ */
+export interface SolanaFeePayerKeypair {
+  /** The fee payer's address (base58): the `exact` offers' `extra.feePayer`. */
+  readonly address: string;
+  /** A copy of the 64 key-pair bytes (secret key, then public key). A secret: never log it. */
+  keypairBytes(): Uint8Array;
 }
