@@ -1,9 +1,10 @@
 /**
  * @module cli/commands/feeds-command
- * `linkguard feeds import|list|status|remove`: threat-intelligence feeds of layer 2. `import`
- * reads a file in one of the feed formats and replaces that feed's entries; running servers
- * pick the change up within seconds (they poll the store's feed version). Feeds configured by
- * URL (`FEEDS`) are refreshed by `serve` itself.
+ * `linkguard feeds import|list|status|remove|catalog|add`: threat-intelligence feeds of layer 2.
+ * `import` reads a file in one of the feed formats and replaces that feed's entries; running
+ * servers pick the change up within seconds (they poll the store's feed version). Feeds with a
+ * URL — registered from the catalog (`feeds add`, `feeds-catalog-commands.ts`) or configured in
+ * `FEEDS` — are downloaded and refreshed by `serve` itself.
  */
 import { readFileSync } from 'node:fs';
 
@@ -18,6 +19,7 @@ import { FEED_FORMATS, type FeedFormat, FeedFormatError } from '../../intel/feed
 import { IntelLayer } from '../../intel/intel-layer.js';
 import type { FeedRecord } from '../../store/ports/intel-store.js';
 import { isoOrEmpty } from '../format-time.js';
+import { addCatalogCommands } from './feeds-catalog-commands.js';
 import { printTable } from '../print-table.js';
 import { UsageError } from '../usage-error.js';
 import { withStore } from '../with-store.js';
@@ -247,5 +249,6 @@ export function feedsCommand(): Command {
       console.log(`Removed feed ${name}.`);
     });
 
+  addCatalogCommands(feeds);
   return feeds;
 }
