@@ -13,14 +13,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import Type, { type Static } from 'typebox';
+import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 
-import { THREAT_TYPES } from '../engine/verdict.js';
+import { THREAT_TYPES, type ThreatType } from '../engine/verdict.js';
 import { dataDirectory } from '../engine-data/load-engine-data.js';
 import { FEED_NAME } from './feed-import.js';
 import { FEED_KEY_ENVS, type FeedKeyEnv, type FeedKeys } from './feed-keys.js';
-import { FEED_FORMATS } from './feeds/parse-feed.js';
+import { FEED_FORMATS, type FeedFormat } from './feeds/parse-feed.js';
 
 export { FEED_KEY_ENVS, type FeedKeyEnv, type FeedKeys } from './feed-keys.js';
 
@@ -75,8 +75,22 @@ export const CatalogFileSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** One catalog entry. */
-export type CatalogFeed = Static<typeof CatalogFeedSchema>;
+/** One catalog entry: the fields of {@link CatalogFeedSchema}, with their literal types. */
+export interface CatalogFeed {
+  name: string;
+  title: string;
+  url: string;
+  format: Exclude<FeedFormat, 'csv'>;
+  threat: ThreatType | null;
+  min_refresh_minutes: number;
+  refresh_source: string;
+  license: string;
+  terms_url: string;
+  commercial_use: 'allowed' | 'forbidden' | 'unverified';
+  key: { env: FeedKeyEnv; signup_url: string; notes: string } | null;
+  all_free: boolean;
+  notes: string;
+}
 
 /**
  * Read and validate the catalog.
@@ -100,8 +114,10 @@ export function loadFeedCatalog(dir: string = dataDirectory()): readonly Catalog
     const first = [...validator.Errors(value)][0];
     return fail(`${first?.instancePath ?? ''} ${first?.message ?? 'invalid'}`);
   }
+  // The schema checked every field; its inferred type is wider than the literals it checked.
+  const feeds = value.feeds as unknown as CatalogFeed[];
   const seen = new Set<string>();
-  for (const feed of value.feeds) {
+  for (const feed of feeds) {
     if (seen.has(feed.name)) fail(`feed name ${feed.name} appears twice`);
     seen.add(feed.name);
     const keyed = feed.url.includes(KEY_PLACEHOLDER);
@@ -112,7 +128,7 @@ export function loadFeedCatalog(dir: string = dataDirectory()): readonly Catalog
       fail(`${feed.name}: an all_free feed needs no key and allows commercial use`);
     }
   }
-  return Object.freeze(value.feeds.map((feed) => Object.freeze(feed)));
+  return Object.freeze(feeds.map((feed) => Object.freeze(feed)));
 }
 
 let shared: readonly CatalogFeed[] | undefined;

@@ -58,7 +58,7 @@ export function feedsToRefresh(input: {
       threat: threatOf(record.threat),
     };
     const entry = byName.get(record.name);
-    if (entry !== undefined && entry.url === record.url) {
+    if (entry?.url === record.url) {
       const source = downloadUrl(entry, input.keys);
       plan.push({
         ...base,

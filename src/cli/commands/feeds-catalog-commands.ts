@@ -107,7 +107,10 @@ export function addCatalogCommands(feeds: Command): void {
     .description('register catalog feeds for serve to download and keep fresh')
     .argument('[names...]', 'catalog feed names (feeds catalog)')
     .option('--all-free', 'every catalog feed with a permissive licence and no key')
-    .option('--accept-terms', 'register feeds whose terms restrict or do not clearly allow commercial use')
+    .option(
+      '--accept-terms',
+      'register feeds whose terms restrict or do not clearly allow commercial use',
+    )
     .option('--json', 'JSON Lines: the registered feeds')
     .action(
       async (

@@ -19,10 +19,10 @@ import { FEED_FORMATS, type FeedFormat, FeedFormatError } from '../../intel/feed
 import { IntelLayer } from '../../intel/intel-layer.js';
 import type { FeedRecord } from '../../store/ports/intel-store.js';
 import { isoOrEmpty } from '../format-time.js';
-import { addCatalogCommands } from './feeds-catalog-commands.js';
 import { printTable } from '../print-table.js';
 import { UsageError } from '../usage-error.js';
 import { withStore } from '../with-store.js';
+import { addCatalogCommands } from './feeds-catalog-commands.js';
 
 interface ImportOptions {
   format: FeedFormat;
