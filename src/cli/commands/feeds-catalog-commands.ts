@@ -28,6 +28,10 @@ function minutes(n: number): string {
   return n % 60 === 0 ? `${n / 60} h` : `${n} min`;
 }
 
+function compactMinutes(n: number): string {
+  return n % 60 === 0 ? `${n / 60}h` : `${n}m`;
+}
+
 /** One line on the terms of a feed, for the operator to read before registering it. */
 function termsLine(feed: CatalogFeed): string {
   const use =
@@ -88,15 +92,19 @@ export function addCatalogCommands(feeds: Command): void {
         return;
       }
       printTable(
-        ['name', 'format', 'every', 'key', 'commercial', 'all-free'],
+        // Kept within 80 columns: the terms follow on lines of their own.
+        ['name', 'format', 'every', 'key', 'commercial', 'free'],
         catalog.map((feed) => [
           feed.name,
           feed.format,
-          `≥ ${minutes(feed.min_refresh_minutes)}`,
+          compactMinutes(feed.min_refresh_minutes),
           feed.key?.env ?? '-',
           feed.commercial_use,
           feed.all_free ? 'yes' : 'no',
         ]),
+      );
+      console.log(
+        '\nevery: the least interval between downloads; free: added by feeds add --all-free.',
       );
       console.log('\nTerms (read them before adding a feed):');
       for (const feed of catalog) console.log(pc.dim(`  ${termsLine(feed)}`));
