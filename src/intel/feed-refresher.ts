@@ -151,7 +151,8 @@ export function scheduleFeedRefresh(
     try {
       list = await due();
     } catch (error) {
-      options.onError?.(error);
+      // Stopped meanwhile: the store may be closing; nothing to report.
+      if (!stopped) options.onError?.(error);
     }
     for (const feed of list) {
       if (stopped) return;
