@@ -11,6 +11,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { getAddressDecoder } from '@solana/kit';
 import ipaddr from 'ipaddr.js';
 
+import { FEED_KEY_ENVS, type FeedKeys } from '../intel/feed-keys.js';
 import { FEED_FORMATS, type FeedFormat } from '../intel/feeds/raw-feed-entry.js';
 import { parseResolveOverrides, type ResolveOverride } from '../net/resolve-override.js';
 import type { LogLevel } from '../observability/logger.js';
@@ -110,8 +111,16 @@ export interface Config {
    * `name=format=url` items, e.g. `openphish=openphish=https://openphish.com/feed.txt`.
    */
   feeds: readonly { name: string; format: ConfigurableFeedFormat; url: string }[];
-  /** Minutes between feed refreshes (FEEDS_REFRESH_MINUTES, default 30, 5–1440). */
+  /**
+   * Least minutes between two downloads of a feed (FEEDS_REFRESH_MINUTES, default 30, 5–1440); a
+   * catalog feed is asked no sooner than its provider's interval either.
+   */
   feedsRefreshMinutes: number;
+  /**
+   * Keys of keyed catalog feeds (PHISHTANK_APP_KEY, URLHAUS_AUTH_KEY; default unset): filled into
+   * the feed's URL when it is downloaded, never stored or logged.
+   */
+  feedKeys: FeedKeys;
   /** Layer 3: fetching and analysing pages (README, "Page analysis (layer 3)"). */
   page: PageConfig;
   /** Verdict cache lifetimes by verdict, seconds (VERDICT_TTL_*). */
@@ -204,6 +213,14 @@ export function loadConfig(env: Env = process.env): Config {
     webRiskUrl: webRiskUrlVar(env),
     feeds: feedsVar(env),
     feedsRefreshMinutes: intVar(env, 'FEEDS_REFRESH_MINUTES', 30, 5, 1440),
+    feedKeys: Object.freeze(
+      Object.fromEntries(
+        FEED_KEY_ENVS.flatMap((name) => {
+          const value = secretVar(env, name);
+          return value === null ? [] : [[name, value]];
+        }),
+      ),
+    ),
     page: Object.freeze({
       enabled: enumVar(env, 'PAGE_ANALYSIS', 'on', ['on', 'off']) === 'on',
       budgetMs: intVar(env, 'PAGE_BUDGET_MS', 4000, 500, 30_000),

@@ -12,6 +12,8 @@ import type { Logger } from 'pino';
 import { systemClock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import { defaultEngine } from '../engine-data/load-engine-data.js';
+import { feedCatalog } from '../intel/feed-catalog.js';
+import { feedsToRefresh } from '../intel/feed-refresh-plan.js';
 import { scheduleFeedRefresh } from '../intel/feed-refresher.js';
 import { ServiceMetrics } from '../observability/metrics.js';
 import { clientOrigin, createRedisClient, waitUntilReady } from '../redis/redis-client.js';
@@ -134,18 +136,27 @@ export async function startServer(config: Config, logger: Logger): Promise<Serve
   );
   // Feeds imported by another process (`linkguard feeds import`) or refreshed below show up here.
   intel?.startPolling(INTEL_POLL_MS);
+  // Feeds with a URL: FEEDS and the catalog feeds registered in the store (`feeds add`), read
+  // again every tick so a feed added while the server runs is picked up without a restart.
+  const catalog = feedCatalog();
   const stopRefresh =
-    detection.intelHttp === null || config.feeds.length === 0
+    detection.intelHttp === null
       ? () => undefined
       : scheduleFeedRefresh(
           { http: detection.intelHttp, store: store.intel, clock: systemClock },
-          config.feeds.map((feed) => ({
-            name: feed.name,
-            format: feed.format,
-            url: feed.url,
-            threat: null,
-          })),
-          config.feedsRefreshMinutes * 60_000,
+          async () =>
+            feedsToRefresh({
+              configured: config.feeds,
+              stored: await store.intel.listFeeds(),
+              catalog,
+              keys: config.feedKeys,
+            }),
+          {
+            intervalMs: config.feedsRefreshMinutes * 60_000,
+            onError: (error) => {
+              logger.warn({ err: error }, 'feed refresh could not list the feeds');
+            },
+          },
           (feed, outcome) => {
             // Feed names and outcomes only: feed URLs may carry access tokens.
             if (outcome.status === 'failed') {

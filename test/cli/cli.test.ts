@@ -5,6 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -326,7 +328,12 @@ describe.concurrent('check and eval', { timeout: SUITE_TIMEOUT_MS }, () => {
 
   it('check --file reads one URL per line and skips blank lines', () => {
     // No danger, but an input without a verdict: 4, never the 0 of "all safe".
-    const lines = jsonLines(expectExit(fromFile, 4)) as CheckLine[];
+    expect(fromFile.code).toBe(4);
+    // With --json the summary goes to stderr, so stdout stays JSON Lines.
+    expect(fromFile.stderr).toMatch(
+      /^Checked 3 URLs in \d+\.\d s \(concurrency 8\):\n2 safe, 0 caution, 0 danger; 1 without a verdict \(1 invalid_url\)\.\n$/,
+    );
+    const lines = jsonLines(fromFile) as CheckLine[];
     expect(lines.map((l) => l.url)).toEqual(['https://paypal.com', INVALID, 'metamask.io']);
     expect(lines.map((l) => l.verdict ?? l.error)).toEqual(['safe', 'invalid_url', 'safe']);
   });
@@ -469,6 +476,146 @@ describe.concurrent('exit codes and expected failures', { timeout: SUITE_TIMEOUT
       }
     } finally {
       db.done();
+    }
+  });
+});
+
+describe('check --file in batch', { timeout: SUITE_TIMEOUT_MS }, () => {
+  /** A page host that accepts requests and never answers (reached through NET_RESOLVE only). */
+  const HANG = 'hang.linkguard-test.net';
+  let dir = '';
+  const server = createServer();
+  let active = 0;
+  let maxActive = 0;
+  let requests = 0;
+  let hangUrls: string[] = [];
+  let batch: CliResult;
+  let table: CliResult;
+  let badConcurrency: CliResult;
+  let badTimeout: CliResult;
+  const longUrl = `https://paypal.com/${'account/'.repeat(12)}`;
+
+  beforeAll(async () => {
+    server.on('request', (_request, response) => {
+      requests++;
+      active++;
+      maxActive = Math.max(maxActive, active);
+      // Never answered: the page fetch gives up at its budget and closes the connection.
+      response.on('close', () => {
+        active--;
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    dir = mkdtempSync(join(tmpdir(), 'linkguard-cli-batch-'));
+    hangUrls = ['a', 'b', 'c', 'd'].map((path) => `http://${HANG}:${port}/${path}`);
+    const batchFile = join(dir, 'batch.txt');
+    // Fast inputs between slow ones: the output keeps this order whatever order they finish in.
+    writeFileSync(
+      batchFile,
+      [
+        hangUrls[0],
+        'paypal.com',
+        hangUrls[1],
+        '10.0.0.1',
+        hangUrls[2],
+        hangUrls[3],
+        'https://metamask.io/',
+      ].join('\n'),
+    );
+    const tableFile = join(dir, 'table.txt');
+    writeFileSync(
+      tableFile,
+      ['paypal.com', longUrl, 'http://127.0.0.1/', 'metamask.io'].join('\n'),
+    );
+    // No RDAP; pages only from the loopback server (allowlisted sites are never fetched).
+    const env = {
+      DATABASE_URL: `sqlite:${join(dir, 'lg.db')}`,
+      RDAP_ENABLED: 'false',
+      PAGE_ANALYSIS: 'on',
+      PAGE_BUDGET_MS: '1500',
+      NET_RESOLVE: `${HANG}:${port}:127.0.0.1`,
+    };
+    [batch, table, badConcurrency, badTimeout] = await Promise.all([
+      runCli(
+        ['check', '--file', batchFile, '--json', '--concurrency', '2', '--timeout', '300'],
+        env,
+      ),
+      runCli(['check', '--file', tableFile, '--progress'], { ...env, COLUMNS: '80' }),
+      runCli(['check', '--file', tableFile, '--concurrency', '0'], env),
+      runCli(['check', '--file', tableFile, '--timeout', 'soon'], env),
+    ]);
+  }, SUITE_TIMEOUT_MS);
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('results in input order; a URL past --timeout is a timeout without a verdict (exit 4)', () => {
+    expect(batch.code, batch.stderr).toBe(4);
+    const lines = jsonLines(batch) as CheckLine[];
+    expect(lines.map((l) => l.url)).toEqual([
+      hangUrls[0],
+      'paypal.com',
+      hangUrls[1],
+      '10.0.0.1',
+      hangUrls[2],
+      hangUrls[3],
+      'https://metamask.io/',
+    ]);
+    expect(lines.map((l) => l.verdict ?? l.error)).toEqual([
+      'timeout',
+      'safe',
+      'timeout',
+      'invalid_url',
+      'timeout',
+      'timeout',
+      'safe',
+    ]);
+    expect(lines[0]).toEqual({
+      url: hangUrls[0],
+      error: 'timeout',
+      message: 'not judged within 300 ms',
+    });
+  });
+
+  it('--concurrency bounds the requests in flight, also after a timeout frees no slot early', () => {
+    expect(requests).toBe(hangUrls.length);
+    expect(maxActive).toBeLessThanOrEqual(2);
+    expect(maxActive).toBeGreaterThanOrEqual(1);
+  });
+
+  it('the summary counts verdicts and inputs without one, by error', () => {
+    expect(batch.stderr).toMatch(
+      /Checked 7 URLs in \d+\.\d s \(concurrency 2\):\n2 safe, 0 caution, 0 danger; 5 without a verdict \(1 invalid_url, 4 timeout\)\.\n$/,
+    );
+  });
+
+  it('COLUMNS=80 and no terminal: the progress bar, the table and the summary fit 80 columns', () => {
+    expect(table.code, table.stderr).toBe(4);
+    const barLines = table.stderr.split('\n').filter((line) => line !== '');
+    // --progress without a terminal: a line at the start and one at the end.
+    expect(barLines[0]).toMatch(/^checking -+ 0\/4 · 0 danger, 0 caution, 0 no verdict$/);
+    expect(barLines.at(-1)).toMatch(/^checking =+ 4\/4 · 0 danger, 0 caution, 1 no verdict$/);
+    for (const line of [...barLines, ...table.stdout.split('\n')]) {
+      expect(line.length, line).toBeLessThanOrEqual(80);
+    }
+    // The long URL and the reasons were cut, with an ellipsis; --json would have them whole.
+    expect(table.stdout).toContain('https://paypal.com/account/');
+    expect(table.stdout).not.toContain(longUrl);
+    expect(table.stdout).toMatch(/…/);
+    expect(table.stdout).toMatch(/\n\nChecked 4 URLs in \d+\.\d s \(concurrency 8\):\n3 safe/);
+  });
+
+  it('refuses --concurrency 0 and a --timeout that is not a number: exit 2, one line', () => {
+    for (const run of [badConcurrency, badTimeout]) {
+      expectOneLineFailure(run, 2, /an integer from/);
     }
   });
 });

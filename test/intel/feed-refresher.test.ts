@@ -3,7 +3,7 @@
  * real SSRF-safe client, with `feeds.test.example` mapped to that server's port only, and a real
  * SQLite store in a temp directory. The server answers conditional GETs the way a static file
  * server does (304 when `If-None-Match` names its current ETag). Time is an injected clock; the
- * schedule's timer is a fake `setTimeout`, so no test waits for wall time.
+ * schedule's timer is a fake `setTimeout`, so no test waits for a tick in wall time.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -346,6 +346,37 @@ describe('refreshFeed', () => {
     expect(await storedEntries()).toEqual([]);
   });
 
+  it('downloads a keyed feed from its fetch URL and stores only the URL without the key', async () => {
+    const feed = {
+      ...feedAt('/data/{key}/all.json'),
+      fetchUrl: `http://${FEED_HOST}:${server.port}/data/s3cr3t-key/all.json`,
+    };
+
+    expect(await refreshFeed(deps(), feed)).toMatchObject({ status: 'updated' });
+
+    expect(server.requests.map((r) => r.path)).toEqual(['/data/s3cr3t-key/all.json']);
+    const record = await feedRecord();
+    expect(record.url).toBe(feed.url);
+    expect(JSON.stringify(record)).not.toContain('s3cr3t-key');
+  });
+
+  it('records why a feed is unavailable (a key not set) without any request', async () => {
+    const feed = { ...feedAt('/data/{key}/all.json'), unavailable: 'needs PHISHTANK_APP_KEY' };
+
+    expect(await refreshFeed(deps(), feed)).toEqual({
+      status: 'failed',
+      error: 'needs PHISHTANK_APP_KEY',
+    });
+
+    expect(server.requests).toHaveLength(0);
+    expect(await feedRecord()).toMatchObject({
+      url: feed.url,
+      entryCount: 0,
+      checkedAt: T0,
+      lastError: 'needs PHISHTANK_APP_KEY',
+    });
+  });
+
   it('downloads unconditionally when the configured URL changed', async () => {
     await refreshedOnce(feedAt('/polkadot/all.json'));
     now = T0 + HOUR;
@@ -390,31 +421,156 @@ describe('scheduleFeedRefresh', () => {
     };
   }
 
-  it('runs a round at once, the next after the interval, and none after stop()', async () => {
-    const log = outcomeLog();
-    // A round starts by reading the stored validators: a synchronous witness that it started.
-    const listFeeds = vi.spyOn(store.intel, 'listFeeds');
+  const MINUTE = 60 * 1000;
 
-    const stop = scheduleFeedRefresh(deps(), [feedAt('/polkadot/all.json')], HOUR, log.record);
+  /**
+   * Wait until `condition` holds, yielding to I/O (setImmediate is not faked) for at most 5 s of
+   * wall time, then let the round finish its microtasks: a tick that downloads nothing reports no
+   * outcome to wait for, only its call to `feeds()`.
+   */
+  async function until(condition: () => boolean): Promise<void> {
+    const deadline = performance.now() + 5000;
+    while (!condition() && performance.now() < deadline) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(condition()).toBe(true);
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** Fire the next tick and wait until its round has read the feeds (call number `n`). */
+  async function tick(feeds: { mock: { calls: unknown[] } }, n: number): Promise<void> {
+    vi.advanceTimersByTime(MINUTE);
+    await until(() => feeds.mock.calls.length === n);
+  }
+
+  it('downloads at once, again only once the interval has passed, and never after stop()', async () => {
+    const log = outcomeLog();
+    const feeds = vi.fn(() => Promise.resolve([feedAt('/polkadot/all.json')]));
+
+    const stop = scheduleFeedRefresh(
+      deps(),
+      feeds,
+      { intervalMs: HOUR, tickMs: MINUTE },
+      log.record,
+    );
     await log.nth(1);
     expect(log.seen).toEqual([
       ['polkadot', { status: 'updated', entries: POLKADOT_ENTRIES, skipped: POLKADOT_SKIPPED }],
     ]);
-    expect((await feedRecord()).entryCount).toBe(POLKADOT_ENTRIES);
 
-    listFeeds.mockClear();
-    vi.advanceTimersByTime(HOUR);
-    expect(listFeeds).toHaveBeenCalled();
+    // Ticks within the hour read the feeds and download nothing.
+    now = T0 + 30 * MINUTE;
+    await tick(feeds, 2);
+    now = T0 + HOUR - 1;
+    await tick(feeds, 3);
+    expect(feeds).toHaveBeenCalledTimes(3);
+    expect(server.requests).toHaveLength(1);
+
+    now = T0 + HOUR;
+    vi.advanceTimersByTime(MINUTE);
     await log.nth(2);
     expect(log.seen[1]).toEqual(['polkadot', { status: 'not_modified' }]);
     expect(server.requests[1]?.headers['if-none-match']).toBe(V1.etag);
 
     stop();
-    listFeeds.mockClear();
+    now = T0 + 10 * HOUR;
     vi.advanceTimersByTime(10 * HOUR);
-    expect(listFeeds).not.toHaveBeenCalled();
+    expect(feeds).toHaveBeenCalledTimes(4);
     expect(log.seen).toHaveLength(2);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('counts from the last attempt in the store: a restart does not download again early', async () => {
+    await refreshedOnce(feedAt('/polkadot/all.json'));
+    now = T0 + 10 * MINUTE;
+    const log = outcomeLog();
+    const feeds = vi.fn(() => Promise.resolve([feedAt('/polkadot/all.json')]));
+    // The round reads the store once to see what is due; a refresh would read it again at once.
+    const listFeeds = vi.spyOn(store.intel, 'listFeeds');
+
+    const stop = scheduleFeedRefresh(
+      deps(),
+      feeds,
+      { intervalMs: HOUR, tickMs: MINUTE },
+      log.record,
+    );
+    await until(() => feeds.mock.calls.length === 1);
+    stop();
+
+    expect(listFeeds).toHaveBeenCalledTimes(1);
+    expect(feeds).toHaveBeenCalledTimes(1);
+    expect(log.seen).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("waits a feed's own interval when it is longer than the schedule's", async () => {
+    const log = outcomeLog();
+    const feed = { ...feedAt('/polkadot/all.json'), intervalMs: 6 * HOUR };
+    const feeds = vi.fn(() => Promise.resolve([feed]));
+
+    const stop = scheduleFeedRefresh(
+      deps(),
+      feeds,
+      { intervalMs: HOUR, tickMs: MINUTE },
+      log.record,
+    );
+    await log.nth(1);
+    now = T0 + 2 * HOUR;
+    await tick(feeds, 2);
+    expect(server.requests).toHaveLength(1);
+
+    now = T0 + 6 * HOUR;
+    vi.advanceTimersByTime(MINUTE);
+    await log.nth(2);
+    stop();
+    expect(log.seen.map(([, outcome]) => outcome.status)).toEqual(['updated', 'not_modified']);
+  });
+
+  it('picks up a feed registered while it runs at the next tick', async () => {
+    const log = outcomeLog();
+    let registered: ConfiguredFeed[] = [];
+    const feeds = vi.fn(() => Promise.resolve(registered));
+
+    const stop = scheduleFeedRefresh(
+      deps(),
+      feeds,
+      { intervalMs: HOUR, tickMs: MINUTE },
+      log.record,
+    );
+    await until(() => feeds.mock.calls.length === 1);
+    expect(server.requests).toHaveLength(0);
+
+    registered = [feedAt('/polkadot/all.json')];
+    vi.advanceTimersByTime(MINUTE);
+    await log.nth(1);
+    stop();
+    expect(log.seen).toEqual([
+      ['polkadot', { status: 'updated', entries: POLKADOT_ENTRIES, skipped: POLKADOT_SKIPPED }],
+    ]);
+  });
+
+  it('a tick that cannot list the feeds reports it and the schedule goes on', async () => {
+    const log = outcomeLog();
+    const errors: unknown[] = [];
+    let fail = true;
+
+    const stop = scheduleFeedRefresh(
+      deps(),
+      () =>
+        fail
+          ? Promise.reject(new Error('store unreachable'))
+          : Promise.resolve([feedAt('/a.json')]),
+      { intervalMs: HOUR, tickMs: MINUTE, onError: (error) => errors.push(error) },
+      log.record,
+    );
+    await until(() => errors.length === 1);
+    expect(errors).toEqual([new Error('store unreachable')]);
+
+    fail = false;
+    vi.advanceTimersByTime(MINUTE);
+    await log.nth(1);
+    stop();
+    expect(log.seen.map(([name]) => name)).toEqual(['polkadot']);
   });
 
   it('stopped during a round, finishes the feed in hand and skips the rest', async () => {
@@ -423,18 +579,24 @@ describe('scheduleFeedRefresh', () => {
     const listFeeds = vi.spyOn(store.intel, 'listFeeds');
     let callsAtStop = -1;
 
-    const stop = scheduleFeedRefresh(deps(), feeds, HOUR, (feed, outcome) => {
-      log.record(feed, outcome);
-      // The second round is stopped as soon as its first feed is done.
-      if (log.seen.length === 3) {
-        stop();
-        callsAtStop = listFeeds.mock.calls.length;
-      }
-    });
+    const stop = scheduleFeedRefresh(
+      deps(),
+      () => Promise.resolve(feeds),
+      { intervalMs: HOUR, tickMs: MINUTE },
+      (feed, outcome) => {
+        log.record(feed, outcome);
+        // The second round is stopped as soon as its first feed is done.
+        if (log.seen.length === 3) {
+          stop();
+          callsAtStop = listFeeds.mock.calls.length;
+        }
+      },
+    );
     await log.nth(2);
     expect(log.seen.map(([name]) => name)).toEqual(['feed-a', 'feed-b']);
 
-    vi.advanceTimersByTime(HOUR);
+    now = T0 + HOUR;
+    vi.advanceTimersByTime(MINUTE);
     await log.nth(3);
     // feed-b's refresh would have read the store right after stop() returned.
     expect(listFeeds.mock.calls).toHaveLength(callsAtStop);

@@ -49,3 +49,20 @@ describe('RDAP and Web Risk configuration', () => {
     expect(message).not.toContain('secret');
   });
 });
+
+describe('catalog feed keys', () => {
+  it('are absent by default and read from PHISHTANK_APP_KEY and URLHAUS_AUTH_KEY', () => {
+    expect(loadConfig({}).feedKeys).toEqual({});
+    expect(
+      loadConfig({ PHISHTANK_APP_KEY: 'pt-key-0123456789', URLHAUS_AUTH_KEY: 'uh-key-0123456789' })
+        .feedKeys,
+    ).toEqual({ PHISHTANK_APP_KEY: 'pt-key-0123456789', URLHAUS_AUTH_KEY: 'uh-key-0123456789' });
+  });
+
+  it('refuses a malformed key without repeating it', () => {
+    const bad = 'has space in it';
+    expect(() => loadConfig({ URLHAUS_AUTH_KEY: bad })).toThrow(ConfigError);
+    expect(() => loadConfig({ URLHAUS_AUTH_KEY: bad })).toThrow(/URLHAUS_AUTH_KEY/);
+    expect(() => loadConfig({ URLHAUS_AUTH_KEY: bad })).not.toThrow(/has space/);
+  });
+});

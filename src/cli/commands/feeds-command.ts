@@ -1,9 +1,10 @@
 /**
  * @module cli/commands/feeds-command
- * `linkguard feeds import|list|status|remove`: threat-intelligence feeds of layer 2. `import`
- * reads a file in one of the feed formats and replaces that feed's entries; running servers
- * pick the change up within seconds (they poll the store's feed version). Feeds configured by
- * URL (`FEEDS`) are refreshed by `serve` itself.
+ * `linkguard feeds import|list|status|remove|catalog|add`: threat-intelligence feeds of layer 2.
+ * `import` reads a file in one of the feed formats and replaces that feed's entries; running
+ * servers pick the change up within seconds (they poll the store's feed version). Feeds with a
+ * URL — registered from the catalog (`feeds add`, `feeds-catalog-commands.ts`) or configured in
+ * `FEEDS` — are downloaded and refreshed by `serve` itself.
  */
 import { readFileSync } from 'node:fs';
 
@@ -21,6 +22,7 @@ import { isoOrEmpty } from '../format-time.js';
 import { printTable } from '../print-table.js';
 import { UsageError } from '../usage-error.js';
 import { withStore } from '../with-store.js';
+import { addCatalogCommands } from './feeds-catalog-commands.js';
 
 interface ImportOptions {
   format: FeedFormat;
@@ -247,5 +249,6 @@ export function feedsCommand(): Command {
       console.log(`Removed feed ${name}.`);
     });
 
+  addCatalogCommands(feeds);
   return feeds;
 }
