@@ -37,4 +37,21 @@ export interface PaymentConfig {
    * once and kept in the store, shared by every instance on it.
    */
   serverSecret: string | null;
+  /**
+   * Private key (0x + 64 hex) of the Base account that settles standard x402 `exact` payments
+   * itself, submitting the payer's EIP-3009 authorization and paying its gas
+   * (BASE_SETTLEMENT_PRIVATE_KEY); null: no local Base settlement. Never logged.
+   */
+  baseSettlementPrivateKey: `0x${string}` | null;
+  /**
+   * Solana fee payer of standard `exact` payments (SOLANA_FEE_PAYER_KEYPAIR, as configured: the
+   * path of a Solana CLI keypair file); null: no local Solana settlement. Never logged.
+   */
+  solanaFeePayerKeypair: string | null;
+  /**
+   * Remote x402 facilitator (`/verify`, `/settle`, `/supported`) that verifies and settles
+   * standard `exact` payments instead of the local settlement accounts (X402_FACILITATOR_URL);
+   * null: none.
+   */
+  facilitatorUrl: string | null;
 }

@@ -138,6 +138,7 @@ export async function buildApp(deps: AppDeps) {
       'mcp-session-id',
       'last-event-id',
       'x-payment',
+      'payment-signature',
       'x-402-chain',
       'x-402-signature',
       'x-402-nonce',
@@ -147,6 +148,8 @@ export async function buildApp(deps: AppDeps) {
     exposedHeaders: [
       'www-authenticate',
       'x-payment-response',
+      'payment-required',
+      'payment-response',
       'ratelimit-limit',
       'ratelimit-remaining',
       'ratelimit-reset',
