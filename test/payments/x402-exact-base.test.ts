@@ -69,6 +69,7 @@ interface Setup {
   recipient: Address;
   payer: PrivateKeyAccount;
   settler: Address;
+  settlementKey: Hex;
 }
 
 /**
@@ -95,7 +96,14 @@ async function setup(env: Record<string, string> = {}): Promise<Setup> {
   await context.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = context.app.server.address() as AddressInfo;
   const payer = await chain.newFundedAccount(1_000_000n);
-  return { context, url: `http://127.0.0.1:${port}/v1/detect`, recipient, payer, settler };
+  return {
+    context,
+    url: `http://127.0.0.1:${port}/v1/detect`,
+    recipient,
+    payer,
+    settler,
+    settlementKey,
+  };
 }
 
 function post(init: RequestInit = {}): RequestInit {
@@ -187,6 +195,14 @@ describe('protocol v1 (x402-fetch)', () => {
     expect(((await replay.json()) as { error: string }).error).toBe('nonce_already_used');
     expect(claimCount(s)).toBe(2);
     expect(await chain.balanceOf(chain.usdc, s.recipient)).toBe(2n * PRICE);
+
+    // Nothing of the payment or the settlement account reaches the logs.
+    const logs = s.context.logs.text().toLowerCase();
+    expect(logs).toContain('paid request');
+    for (const secret of [s.payer.address, s.settlementKey, s.settlementKey.slice(2), payment]) {
+      expect(logs).not.toContain(secret.toLowerCase());
+    }
+    expect(logs).not.toContain(settlement.transaction.toLowerCase());
   });
 
   it('refuses a wrong amount, a wrong recipient and an expired authorization, charging nothing', async () => {
@@ -224,6 +240,12 @@ describe('protocol v1 (x402-fetch)', () => {
     expect(down.headers.get('retry-after')).not.toBeNull();
     expect(claimCount(s)).toBe(0);
     expect(await chain.balanceOf(chain.usdc, s.payer.address)).toBe(1_000_000n);
+    // The outage is logged (redacted): no payer, payload or settlement key in it.
+    const logs = s.context.logs.text().toLowerCase();
+    expect(logs).toContain('chain_unavailable');
+    for (const secret of [s.payer.address, s.settlementKey.slice(2), payment]) {
+      expect(logs).not.toContain(secret.toLowerCase());
+    }
 
     proxy.setMode('up');
     const up = await loopbackFetch(s.url, post({ headers: { 'x-payment': payment } }));

@@ -12,7 +12,7 @@ import { createWalletClient, http, publicActions } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
 
-import { watched } from './rpc-outage.js';
+import { softGetCode, watched } from './rpc-outage.js';
 
 /**
  * How often a settlement polls for its receipt (ms). Base makes a block every 2 s
@@ -59,7 +59,7 @@ export function createEvmSettlementSigner(options: EvmSettlementSignerOptions): 
       writeContract: watched((args) => client.writeContract(args as Loose)),
       sendTransaction: watched((args) => client.sendTransaction(args)),
       waitForTransactionReceipt: watched((args) => client.waitForTransactionReceipt(args)),
-      getCode: watched((args) => client.getCode(args)),
+      getCode: softGetCode((args) => client.getCode(args)),
     },
     { confirmationTimeoutMs: options.confirmationTimeoutMs },
   );

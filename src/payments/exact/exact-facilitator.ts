@@ -144,29 +144,31 @@ export function createExactFacilitator(
   }
   if (kinds.length === 0) return null;
 
-  // A refusal made while the RPC failed is an outage, not a verdict on the payment.
-  const guarded = async <T>(network: string, work: () => Promise<T>): Promise<T> => {
-    const { value, failure } = await watchOutages(work);
-    if (failure !== undefined) {
+  // A refusal (or an error) while the RPC failed is an outage, not a verdict on the payment;
+  // an acceptance stands (a settlement that went through despite a failed read happened).
+  const guarded = async <T extends VerifyResponse | SettleResponse>(
+    network: string,
+    work: () => Promise<T>,
+  ): Promise<T> => {
+    const outcome = await watchOutages(work);
+    if (outcome.failure !== undefined && (!outcome.ok || !accepted(outcome.value))) {
       const where = rpcOf.get(network) ?? { chain: 'base' as const, rpc: 'unknown' };
       const label = where.chain === 'base' ? 'Base' : 'Solana';
       throw new ChainUnavailableError(
         where.chain,
         where.rpc,
         `The ${label} RPC at ${where.rpc} did not answer`,
-        { cause: failure },
+        { cause: outcome.failure },
       );
     }
-    return value;
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
   };
   return {
     mode: 'local',
     kinds: () => Promise.resolve(kinds),
     verify: (payload, requirements) =>
-      guarded(requirements.network, async () => {
-        const result = await facilitator.verify(payload, requirements);
-        return result;
-      }),
+      guarded(requirements.network, () => facilitator.verify(payload, requirements)),
     settle: (payload, requirements) =>
       guarded(requirements.network, () => facilitator.settle(payload, requirements)),
   };
@@ -251,6 +253,10 @@ function remoteFacilitator(url: string, config: PaymentConfig): ExactFacilitator
       }
     },
   };
+}
+
+function accepted(result: VerifyResponse | SettleResponse): boolean {
+  return 'isValid' in result ? result.isValid : result.success;
 }
 
 function isExact(kind: SupportedKind): boolean {

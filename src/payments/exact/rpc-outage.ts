@@ -49,16 +49,21 @@ export function isRpcOutage(error: unknown): boolean {
 /**
  * Run `work` in a fresh outage scope.
  *
- * @returns what `work` returned, and the first transport failure reported during it (undefined
- *   when the RPC always answered).
+ * @returns how `work` ended (its value, or what it threw), and the first transport failure
+ *   reported during it (undefined when the RPC always answered).
  */
-export async function watchOutages<T>(work: () => Promise<T>): Promise<{
-  value: T;
-  failure: unknown;
-}> {
+export async function watchOutages<T>(
+  work: () => Promise<T>,
+): Promise<
+  { ok: true; value: T; failure: unknown } | { ok: false; error: unknown; failure: unknown }
+> {
   const scope: OutageScope = { failure: undefined };
-  const value = await scopes.run(scope, work);
-  return { value, failure: scope.failure };
+  try {
+    const value = await scopes.run(scope, work);
+    return { ok: true, value, failure: scope.failure };
+  } catch (error) {
+    return { ok: false, error, failure: scope.failure };
+  }
 }
 
 /**
@@ -82,6 +87,38 @@ export function watched<A extends unknown[], R>(
       return await call(...args);
     } catch (error) {
       throw noteRpcError(error);
+    }
+  };
+}
+
+/**
+ * Record `error` as the current payment's outage whatever its class, for RPC clients whose
+ * transport failures this module cannot recognize (a scheme that knows the RPC did not answer
+ * says so). Hands `error` back for rethrowing.
+ */
+export function reportOutage(error: unknown): unknown {
+  const scope = scopes.getStore();
+  if (scope !== undefined && scope.failure === undefined) scope.failure = error;
+  return error;
+}
+
+/**
+ * `eth_getCode` for the settlement signer: a transport failure is recorded and answered as "no
+ * code" instead of thrown. `@x402/evm` 2.27.0 starts its asset-is-a-contract check before
+ * verifying and leaves it unobserved when verification stops early, so a rejected `getCode`
+ * there becomes an unhandled rejection, which ends a Node process. The recorded failure still
+ * turns the refusal into 503 (`exact-facilitator.ts`).
+ */
+export function softGetCode<A>(
+  call: (args: A) => Promise<`0x${string}` | undefined>,
+): (args: A) => Promise<`0x${string}` | undefined> {
+  return async (args: A) => {
+    try {
+      return await call(args);
+    } catch (error) {
+      if (!isRpcOutage(error)) throw error;
+      noteRpcError(error);
+      return undefined;
     }
   };
 }
