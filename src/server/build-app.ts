@@ -271,6 +271,9 @@ export async function buildApp(deps: AppDeps) {
     store: deps.store.payments,
     clock: deps.clock,
     resource: `${deps.config.publicBaseUrl}/v1/detect`,
+    // Standard `exact` scheme pairs beyond Base's, registered with the local facilitator
+    // (docs/decisions.md, decision 152). The Solana pair (SOLANA_FEE_PAYER_KEYPAIR) goes here.
+    exactSchemes: [],
   });
   registerDetectRoute(app, { ...deps, limits, service, payments });
   registerStatusRoutes(app, { ...deps, payments });
