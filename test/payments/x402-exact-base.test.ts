@@ -254,6 +254,28 @@ describe('protocol v1 (x402-fetch)', () => {
   });
 });
 
+describe('without a settlement account or facilitator', () => {
+  it('offers no standard scheme and refuses a standard payment, charging nothing', async () => {
+    const offering = await setup();
+    const requirements = await v1Requirements(offering);
+    const payment = await v1Payment(offering, requirements);
+    // One app per test is cleaned up by the hooks: close this one before starting the next.
+    await offering.context.cleanup();
+    const s = await setup({ BASE_SETTLEMENT_PRIVATE_KEY: '' });
+    const response = await loopbackFetch(s.url, post());
+    expect(response.status).toBe(402);
+    expect(response.headers.get('payment-required')).toBeNull();
+    const body = (await response.json()) as { accepts: { extra: Record<string, unknown> }[] };
+    expect(body.accepts[0]?.extra).not.toHaveProperty('name');
+    await expectRefused(
+      await loopbackFetch(s.url, post({ headers: { 'x-payment': payment } })),
+      'malformed_proof',
+    );
+    expect(claimCount(s)).toBe(0);
+    expect(await chain.balanceOf(chain.usdc, offering.payer.address)).toBe(1_000_000n);
+  });
+});
+
 describe('protocol v2 (@x402/fetch + @x402/evm)', () => {
   it('offers PAYMENT-REQUIRED with the challenge nonce', async () => {
     const s = await setup();
