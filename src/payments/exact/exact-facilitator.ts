@@ -84,6 +84,8 @@ export interface ExactFacilitator {
 
 /** How long a remote facilitator's `/supported` answer is reused (ms). */
 export const SUPPORTED_CACHE_MS = 10 * 60 * 1000;
+/** After `/supported` failed, how long 402s go without standard offers before asking again (ms). */
+export const SUPPORTED_RETRY_MS = 30 * 1000;
 
 /**
  * Longest wait for a settlement's receipt, as a multiple of CHAIN_RPC_TIMEOUT_MS: a Base block
@@ -220,7 +222,9 @@ function remoteFacilitator(url: string, config: PaymentConfig): ExactFacilitator
       const kinds = verifier.getSupported().then(
         (supported) => supported.kinds.filter(isExact).map(toKind),
         () => {
-          cached = null; // not answering now: ask again with the next challenge
+          // Not answering: offer nothing standard, and ask again only after a pause, so a down
+          // facilitator does not hold up every 402 by its timeout.
+          cached = { at: Date.now() - SUPPORTED_CACHE_MS + SUPPORTED_RETRY_MS, kinds };
           return [];
         },
       );

@@ -300,6 +300,9 @@ export class ExactGate<R> {
   }
 }
 
+/** A reason code of the x402 packages (`invalid_exact_evm_signature`, …). */
+const REASON_CODE = /^[a-z0-9_]{1,80}$/;
+
 function replay(): AppError {
   return new AppError(
     'nonce_already_used',
@@ -313,7 +316,9 @@ function base64Json(value: unknown): string {
 
 /** The facilitator's reason for an authorization that was already used (EVM, SVM). */
 function isReplayReason(reason: string): boolean {
-  return /nonce_already_used|already_used|already_processed|duplicate/i.test(reason);
+  return /nonce_already_used|already_used|already_processed|duplicate|used or canceled/i.test(
+    reason,
+  );
 }
 
 /**
@@ -322,6 +327,7 @@ function isReplayReason(reason: string): boolean {
  * is `fallback`.
  */
 function invalidReason(reason: string, fallback: PaymentInvalidReason): PaymentInvalidReason {
+  if (!REASON_CODE.test(reason)) return fallback; // an error message, not a code
   if (/recipient|destination/i.test(reason)) return 'wrong_recipient';
   if (/authorization_value|amount/i.test(reason)) return 'amount_mismatch';
   if (/valid_before|expired|deadline/i.test(reason)) return 'authorization_expired';
@@ -332,7 +338,12 @@ function invalidReason(reason: string, fallback: PaymentInvalidReason): PaymentI
   return fallback;
 }
 
-/** A facilitator reason code for the 402 message (codes hold no payment data). */
+/**
+ * The facilitator's reason for the 402 message: only a reason code (`snake_case`, as the x402
+ * packages define them) is quoted. `@x402/evm` puts a thrown error's message in `errorReason`,
+ * and a viem message carries the RPC URL (an API key may sit in it) and the request body.
+ */
 function describe(reason: string): string {
-  return `the facilitator refused it (${reason.slice(0, 100)})`;
+  const code = REASON_CODE.test(reason) ? reason : 'see the reason';
+  return `the facilitator refused it (${code})`;
 }
