@@ -68,6 +68,15 @@ const AcceptsEntrySchema = Type.Object({
       }),
     ),
     message: Type.Optional(Type.String()),
+    name: Type.Optional(
+      Type.String({ description: 'Standard exact on Base: EIP-712 domain name of USDC' }),
+    ),
+    version: Type.Optional(
+      Type.String({ description: 'Standard exact on Base: EIP-712 domain version of USDC' }),
+    ),
+    feePayer: Type.Optional(
+      Type.String({ description: 'Standard exact on Solana: the fee payer of the transaction' }),
+    ),
   }),
 });
 

@@ -191,6 +191,8 @@ export function loadConfig(env: Env = process.env): Config {
     chainRpcTimeoutMs: intVar(env, 'CHAIN_RPC_TIMEOUT_MS', 5000, 100, 60_000),
     serverSecret: serverSecretVar(env),
     solanaFeePayerKeypair: solanaFeePayerKeypairVar(env),
+    baseSettlementPrivateKey: settlementKeyVar(env),
+    facilitatorUrl: facilitatorUrlVar(env),
   };
   const config: Config = {
     port,
@@ -478,6 +480,32 @@ function secretVar(env: Env, name: string): string | null {
  * at least 32 characters (`openssl rand -hex 32` gives 64). Unset: the store keeps a generated one
  * (docs/decisions.md, "Hardening (issue 14)").
  */
+/**
+ * BASE_SETTLEMENT_PRIVATE_KEY: a secp256k1 private key, 0x + 64 hex digits (the form viem's
+ * `privateKeyToAccount` takes). The error never quotes the value.
+ */
+function settlementKeyVar(env: Env): `0x${string}` | null {
+  const value = raw(env, 'BASE_SETTLEMENT_PRIVATE_KEY');
+  if (value === undefined) return null;
+  if (!/^0x[0-9a-fA-F]{64}$/.test(value)) {
+    throw new ConfigError('BASE_SETTLEMENT_PRIVATE_KEY must be 0x followed by 64 hex digits');
+  }
+  return value as `0x${string}`;
+}
+
+/**
+ * X402_FACILITATOR_URL: the facilitator's base URL (the client appends `/verify`, `/settle`,
+ * `/supported`), http(s) without query or fragment; a trailing slash is dropped.
+ */
+function facilitatorUrlVar(env: Env): string | null {
+  const value = raw(env, 'X402_FACILITATOR_URL');
+  if (value === undefined) return null;
+  const url = rpcUrlVar(env, 'X402_FACILITATOR_URL', value);
+  if (/[?#]/.test(url))
+    throw new ConfigError('X402_FACILITATOR_URL must not have a query or fragment');
+  return url.replace(/\/+$/, '');
+}
+
 function serverSecretVar(env: Env): string | null {
   const value = secretVar(env, 'LINKGUARD_SECRET');
   if (value !== null && value.length < 32) {

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { IssuedNonce, PaymentStore } from '../store/ports/payment-store.js';
 import { BASE_CHAIN_ID } from './base-verifier.js';
+import { type ExactOffers, NO_EXACT_OFFERS } from './exact/exact-offers.js';
 import type { PaymentConfig } from './payment-config.js';
 import type { PaymentInvalidReason } from './payment-invalid-reason.js';
 import type { Chain } from './payment-proof.js';
@@ -73,6 +74,11 @@ interface AcceptsEntry {
     message?: string;
     /** Base: blocks the payment needs before the proof is accepted (BASE_MIN_CONFIRMATIONS). */
     min_confirmations?: number;
+    /** Standard `exact` on Base: the EIP-712 domain of USDC (x402 v1 clients sign over it). */
+    name?: string;
+    version?: string;
+    /** Standard `exact` on Solana: the account that pays the transaction fee. */
+    feePayer?: string;
   };
 }
 
@@ -105,6 +111,7 @@ export interface ChallengeRequest {
 export async function issueChallenge(
   deps: { nonces: PaymentStore; clock: Clock; config: PaymentConfig; resource: string },
   request: ChallengeRequest,
+  offers: ExactOffers = NO_EXACT_OFFERS,
 ): Promise<PaymentChallengeBody> {
   const { config } = deps;
   if (offeredChains(config).length === 0) return renderChallenge(deps, request, null);
@@ -116,17 +123,19 @@ export async function issueChallenge(
     expiresAt: issuedAt + config.nonceTtlSeconds * 1000,
   };
   await deps.nonces.issueNonce(nonce);
-  return renderChallenge(deps, request, nonce);
+  return renderChallenge(deps, request, nonce, offers);
 }
 
 /**
  * Build the 402 body for a nonce that already exists (a pending payment keeps its nonce,
- * DESIGN §4.4), or for none when no chain is offered.
+ * DESIGN §4.4), or for none when no chain is offered. `offers`: the standard `exact` fields
+ * each chain's `accepts` entry adds to its `extra` (`payments/exact/exact-offers.ts`).
  */
 export function renderChallenge(
   deps: { config: PaymentConfig; resource: string },
   request: ChallengeRequest,
   issued: IssuedNonce | null,
+  offers: ExactOffers = NO_EXACT_OFFERS,
 ): PaymentChallengeBody {
   const { config } = deps;
   const chains = offeredChains(config);
@@ -188,13 +197,14 @@ export function renderChallenge(
     asset: option.chain === 'solana' ? option.token_mint : option.token_contract,
     extra:
       option.chain === 'solana'
-        ? { nonce, memo_template: template, memo: bound }
+        ? { nonce, memo_template: template, memo: bound, ...offers.v1.solana }
         : {
             nonce,
             sign_message_template: template,
             message: bound,
             // A client that waits for these before presenting its proof needs no pending retry.
             min_confirmations: config.baseMinConfirmations,
+            ...offers.v1.base,
           },
   }));
   const [primary, ...alternatives] = options;

@@ -42,6 +42,18 @@ export interface PaymentConfig {
    * Solana `exact` is not settled by the service.
    */
   solanaFeePayerKeypair: SolanaFeePayerKeypair | null;
+  /**
+   * Private key (0x + 64 hex) of the Base account that settles standard x402 `exact` payments
+   * itself, submitting the payer's EIP-3009 authorization and paying its gas
+   * (BASE_SETTLEMENT_PRIVATE_KEY); null: no local Base settlement. Never logged.
+   */
+  baseSettlementPrivateKey: `0x${string}` | null;
+  /**
+   * Remote x402 facilitator (`/verify`, `/settle`, `/supported`) that verifies and settles
+   * standard `exact` payments instead of the local settlement accounts (X402_FACILITATOR_URL);
+   * null: none.
+   */
+  facilitatorUrl: string | null;
 }
 
 /**

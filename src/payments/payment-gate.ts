@@ -24,6 +24,19 @@ import type {
   PaymentStore,
 } from '../store/ports/payment-store.js';
 import { type BaseVerifier, createBaseVerifier } from './base-verifier.js';
+import {
+  createExactFacilitator,
+  type ExactFacilitator,
+  type ExactSchemePair,
+} from './exact/exact-facilitator.js';
+import { ExactGate, type ExactSettlement, type VerifiedExact } from './exact/exact-gate.js';
+import {
+  type ExactOffers,
+  exactOffers,
+  NO_EXACT_OFFERS,
+  paymentRequiredHeader,
+} from './exact/exact-offers.js';
+import type { ExactPayment } from './exact/exact-payment.js';
 import { redactError, type RedactionSecrets } from './log-redaction.js';
 import {
   issueChallenge,
@@ -85,11 +98,16 @@ export class PaymentGate {
   /** The server secret keying nonce URL bindings, loaded once (null: not yet, or failed). */
   private secret: Promise<string> | null = null;
   private probe: { at: number; result: Promise<Partial<Record<Chain, ChainProbe>>> } | null = null;
+  /** Verifies and settles standard x402 `exact` payments; null when they are not offered. */
+  private readonly facilitator: ExactFacilitator | null;
+  private readonly exact: ExactGate<PaymentRefusal> | null;
 
   /**
-   * @param deps payment configuration, the store, the clock, and `resource`: the public URL of
-   *   the detect endpoint (the x402 `resource` field); `observer`: told every outcome and chain
-   *   RPC call (metrics, only with METRICS_TOKEN; docs/decisions.md, decision 172).
+   * @param deps payment configuration, the store, the clock, `resource`: the public URL of the
+   *   detect endpoint (the x402 `resource` field), `observer`: told every outcome and chain RPC
+   *   call (metrics, only with METRICS_TOKEN; docs/decisions.md, decision 172), and
+   *   `exactSchemes`: `exact` scheme pairs to register with the local facilitator beside Base's
+   *   (the Solana pair built from SOLANA_FEE_PAYER_KEYPAIR; docs/decisions.md, decision 152).
    */
   constructor(
     private readonly deps: {
@@ -98,12 +116,35 @@ export class PaymentGate {
       clock: Clock;
       resource: string;
       observer?: PaymentObserver | null;
+      exactSchemes?: readonly ExactSchemePair[];
     },
   ) {
     const { config } = deps;
     this.offered = new Set(offeredChains(config));
-    this.rpcUrls = [config.solanaRpcUrl, config.baseRpcUrl];
+    this.rpcUrls = [
+      config.solanaRpcUrl,
+      config.baseRpcUrl,
+      ...(config.facilitatorUrl === null ? [] : [config.facilitatorUrl]),
+    ];
     this.observer = deps.observer ?? null;
+    this.facilitator = createExactFacilitator(config, deps.exactSchemes ?? []);
+    this.exact =
+      this.facilitator === null
+        ? null
+        : new ExactGate<PaymentRefusal>({
+            config,
+            store: deps.store,
+            clock: deps.clock,
+            resource: deps.resource,
+            facilitator: this.facilitator,
+            rpcUrls: this.rpcUrls,
+            hooks: {
+              checkNonce: async (nonce, urlKey) =>
+                this.checkNonce(await this.deps.store.findNonce(nonce), urlKey),
+              refuse: (urlKey, reason, detail) => this.refuse(urlKey, reason, detail),
+              offers: () => this.exactOffers(),
+            },
+          });
     const verifiers: Verifiers = {
       solana:
         config.solanaRecipient === null
@@ -158,6 +199,66 @@ export class PaymentGate {
     ).then((entries) => Object.fromEntries(entries));
     this.probe = { at: now, result };
     return result;
+  }
+
+  /**
+   * The standard `exact` offers of a 402 now: none without a facilitator; the remote
+   * facilitator's are read from its `/supported` (cached).
+   */
+  private async exactOffers(): Promise<ExactOffers> {
+    if (this.facilitator === null) return NO_EXACT_OFFERS;
+    return exactOffers(this.deps.config, await this.facilitator.kinds());
+  }
+
+  /**
+   * The x402 v2 `PAYMENT-REQUIRED` header for a 402 body (its nonce and message), or null when
+   * no v2 offer is made (README, "Paying per request (x402)").
+   */
+  async paymentRequiredHeader(body: PaymentChallengeBody): Promise<string | null> {
+    const nonce = body.accepts[0]?.extra.nonce;
+    if (nonce === undefined || this.facilitator === null) return null;
+    return paymentRequiredHeader(
+      this.deps.config,
+      await this.exactOffers(),
+      this.deps.resource,
+      nonce,
+      body.message,
+    );
+  }
+
+  /**
+   * Verify a standard x402 `exact` payment (read-only; `exact/exact-gate.ts`).
+   *
+   * @returns the verified payment or the refusal (402 body); a payment when the standard
+   *   scheme is not offered is refused as `malformed_proof`.
+   * @throws {AppError} `nonce_already_used` (409) on a replay; `chain_unavailable` (503).
+   */
+  async verifyExact(payment: ExactPayment, urlHash: string): Promise<GateResult<VerifiedExact>> {
+    const urlKey = await this.urlKey(urlHash);
+    if (this.exact === null) {
+      return this.refused(
+        await this.refuse(
+          urlKey,
+          'malformed_proof',
+          'Standard x402 payments are not accepted here',
+        ),
+      );
+    }
+    return this.exact.verify(payment, urlKey);
+  }
+
+  /**
+   * Settle a verified standard payment and claim it durably; call after the verdict is ready.
+   *
+   * @returns the settlement header to send, or the refusal when settlement failed.
+   * @throws {AppError} `nonce_already_used` (409); `chain_unavailable` (503).
+   */
+  async settleExact(
+    verified: VerifiedExact,
+    urlHash: string,
+  ): Promise<GateResult<ExactSettlement>> {
+    if (this.exact === null) throw new Error('settleExact without a facilitator');
+    return this.exact.settle(verified, await this.urlKey(urlHash));
   }
 
   /** 402 `payment_required` with a new nonce bound to `urlHash` (SHA-256 hex of the URL). */
@@ -289,6 +390,7 @@ export class PaymentGate {
     }
     if (verification.reason === 'payment_pending' && nonce !== null) {
       const retryAfter = verification.retryAfterSeconds ?? 1;
+      const offers = await this.exactOffers();
       return this.refused({
         reason: 'payment_pending',
         retryAfter,
@@ -302,6 +404,7 @@ export class PaymentGate {
             message: `${verification.detail}. Retry the same proof in ${retryAfter} s; the nonce stays valid.`,
           },
           nonce,
+          offers,
         ),
       });
     }
@@ -457,8 +560,11 @@ export class PaymentGate {
     return { reason, challenge };
   }
 
-  private issue(request: Parameters<typeof issueChallenge>[1]): Promise<PaymentChallengeBody> {
-    return issueChallenge({ ...this.deps, nonces: this.deps.store }, request);
+  private async issue(
+    request: Parameters<typeof issueChallenge>[1],
+  ): Promise<PaymentChallengeBody> {
+    const offers = await this.exactOffers();
+    return issueChallenge({ ...this.deps, nonces: this.deps.store }, request, offers);
   }
 
   private refused<T>(refusal: PaymentRefusal): GateResult<T> {

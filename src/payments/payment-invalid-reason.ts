@@ -31,6 +31,16 @@ export const PAYMENT_INVALID_REASONS = [
   'tx_already_claimed',
   /** The proof headers are not well-formed (checked before any chain request). */
   'malformed_proof',
+  /** Standard `exact`: the signed amount is not the price (the scheme pays the exact amount). */
+  'amount_mismatch',
+  /** Standard `exact`: the authorization is expired, or valid for longer than a nonce lives. */
+  'authorization_expired',
+  /** Standard `exact`: the payer's balance cannot cover the authorization. */
+  'insufficient_funds',
+  /** Standard `exact`: bad signature, not yet valid, or refused by the chain's simulation. */
+  'authorization_invalid',
+  /** Standard `exact`: the settlement transaction was refused or failed; nothing was charged. */
+  'settlement_failed',
 ] as const;
 
 export type PaymentInvalidReason = (typeof PAYMENT_INVALID_REASONS)[number];

@@ -146,6 +146,7 @@ export async function buildApp(deps: AppDeps) {
       'mcp-session-id',
       'last-event-id',
       'x-payment',
+      'payment-signature',
       'x-402-chain',
       'x-402-signature',
       'x-402-nonce',
@@ -155,6 +156,8 @@ export async function buildApp(deps: AppDeps) {
     exposedHeaders: [
       'www-authenticate',
       'x-payment-response',
+      'payment-required',
+      'payment-response',
       'ratelimit-limit',
       'ratelimit-remaining',
       'ratelimit-reset',
@@ -296,6 +299,9 @@ export async function buildApp(deps: AppDeps) {
     clock: deps.clock,
     resource: `${deps.config.publicBaseUrl}/v1/detect`,
     observer: metrics,
+    // Standard `exact` scheme pairs beyond Base's, registered with the local facilitator
+    // (docs/decisions.md, decision 152). The Solana pair (SOLANA_FEE_PAYER_KEYPAIR) goes here.
+    exactSchemes: [],
   });
   registerDetectRoute(app, { ...deps, store, limits, service, payments });
   registerDetectBatchRoute(app, { ...deps, store, limits, service });

@@ -219,9 +219,10 @@ describe('GET /v1/openapi.json', () => {
     const detect = doc.paths['/v1/detect']?.post;
     expect(detect?.security).toEqual([{ enterpriseKey: [] }, { x402: [] }]);
     expect(detect?.requestBody?.content).toHaveProperty('application/json');
-    // The proof headers, both forms, none required.
+    // The proof headers, both forms, and the x402 v2 payment header; none required.
     const headers = (detect?.parameters ?? []).filter((p) => p.in === 'header');
     expect(headers.map((p) => p.name).sort()).toEqual([
+      'payment-signature',
       'x-402-chain',
       'x-402-nonce',
       'x-402-signature',

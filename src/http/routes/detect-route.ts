@@ -12,7 +12,8 @@ import { detectResponses } from '../../api/response-docs.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config/config.js';
 import type { Verdict } from '../../engine/verdict.js';
-import { offeredChains } from '../../payments/payment-challenge.js';
+import { readExactPayment } from '../../payments/exact/exact-payment.js';
+import { offeredChains, type PaymentChallengeBody } from '../../payments/payment-challenge.js';
 import type { PaymentGate, PaymentRefusal } from '../../payments/payment-gate.js';
 import { encodeSettlementResponse, readPaymentProof } from '../../payments/payment-proof.js';
 import type { RateLimits } from '../../ratelimit/rate-limits.js';
@@ -63,7 +64,13 @@ function verdictJson(verdict: Verdict): string {
  */
 const ProofHeadersSchema = Type.Object({
   'x-payment': Type.Optional(
-    Type.String({ description: 'Preferred proof: base64 JSON (see the x402 security scheme)' }),
+    Type.String({
+      description:
+        'Preferred proof: base64 JSON (see the x402 security scheme), or a standard x402 v1 `exact` payment payload',
+    }),
+  ),
+  'payment-signature': Type.Optional(
+    Type.String({ description: 'Standard x402 v2 `exact` payment payload (@x402/core encoding)' }),
   ),
   'x-402-chain': Type.Optional(
     Type.String({ description: 'Legacy proof: "solana" (default) or "base"' }),
@@ -91,7 +98,9 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
           'enterprise key. Without either, the answer is 402 with payment instructions and a nonce; ' +
           'pay, then re-send the identical request with the proof (X-PAYMENT, or the X-402-* ' +
           'headers). A paid 200 carries X-PAYMENT-RESPONSE: base64 of {success, transaction, ' +
-          'network, payer}.',
+          'network, payer}. Standard x402 clients pay with the `exact` scheme when the instance ' +
+          'settles it: v1 (X-PAYMENT, answered with X-PAYMENT-RESPONSE) from the body, v2 ' +
+          '(PAYMENT-SIGNATURE, answered with PAYMENT-RESPONSE) from the PAYMENT-REQUIRED header.',
         tags: ['detect'],
         headers: ProofHeadersSchema,
         body: DetectRequestSchema,
@@ -120,22 +129,43 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
 
       enforceRateLimit(reply, await deps.limits.consumePublic(request.ip));
       const urlHash = deps.service.urlSha256(url);
+      const exact = readExactPayment(request.headers);
+      if (exact.kind === 'malformed') {
+        return refuse(request, reply, deps, await deps.payments.malformed(urlHash, exact.message));
+      }
+      if (exact.kind === 'exact') {
+        const { payment } = exact;
+        const verified = await deps.payments.verifyExact(payment, urlHash);
+        if (!verified.ok) return refuse(request, reply, deps, verified.refusal);
+        // Judge before settling: a failure here is a 5xx that charged and consumed nothing.
+        const verdict = await deps.service.judge(url);
+        const settled = await deps.payments.settleExact(verified.value, urlHash);
+        if (!settled.ok) return refuse(request, reply, deps, settled.refusal);
+        request.log.info(
+          { payment: { chain: payment.chain, form: `exact-v${payment.version}` } },
+          'paid request',
+        );
+        return (reply as FastifyReply)
+          .header(settled.value.header, settled.value.value)
+          .type(JSON_TYPE)
+          .send(verdictJson(verdict));
+      }
       const read = readPaymentProof(request.headers);
       if (read.kind === 'none') {
-        return reply
-          .code(402)
-          .send(await deps.payments.challenge(urlHash, paymentRequiredMessage(deps.config)));
+        const body = await deps.payments.challenge(urlHash, paymentRequiredMessage(deps.config));
+        await setPaymentRequired(reply, deps, body);
+        return reply.code(402).send(body);
       }
       if (read.kind === 'malformed') {
-        return refuse(request, reply, await deps.payments.malformed(urlHash, read.message));
+        return refuse(request, reply, deps, await deps.payments.malformed(urlHash, read.message));
       }
       const verified = await deps.payments.verify(read.proof, urlHash);
-      if (!verified.ok) return refuse(request, reply, verified.refusal);
+      if (!verified.ok) return refuse(request, reply, deps, verified.refusal);
       // Judge before claiming: a failure here is a 5xx that consumed nothing, and the same proof
       // works on retry (README "Paying per request"). The verdict is sent only once the claim is stored.
       const verdict = await deps.service.judge(url);
       const settled = await deps.payments.claim(verified.value, urlHash);
-      if (!settled.ok) return refuse(request, reply, settled.refusal);
+      if (!settled.ok) return refuse(request, reply, deps, settled.refusal);
       request.log.info({ payment: { chain: read.proof.chain, form: read.form } }, 'paid request');
       return (reply as FastifyReply)
         .header('x-payment-response', encodeSettlementResponse(settled.value))
@@ -164,9 +194,29 @@ function paymentRequiredMessage(config: Config): string {
 }
 
 /** Send a refused proof: 402 with the reason and payment instructions. */
-function refuse(request: FastifyRequest, reply: FastifyReply, refusal: PaymentRefusal) {
+async function refuse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: DetectDeps,
+  refusal: PaymentRefusal,
+) {
   // The reason only: proofs, transaction ids and nonces stay out of logs (README, "Limitations and security considerations").
   request.log.info({ payment: { refused: refusal.reason } }, 'payment refused');
   if (refusal.retryAfter !== undefined) reply.header('retry-after', String(refusal.retryAfter));
+  await setPaymentRequired(reply, deps, refusal.challenge);
   return reply.code(402).send(refusal.challenge);
 }
+
+/**
+ * Every 402 that offers standard x402 v2 payments carries them in `PAYMENT-REQUIRED` (x402 v2
+ * HTTP transport), with the same nonce as the body.
+ */
+async function setPaymentRequired(
+  reply: FastifyReply,
+  deps: DetectDeps,
+  body: PaymentChallengeBody,
+): Promise<void> {
+  const header = await deps.payments.paymentRequiredHeader(body);
+  if (header !== null) reply.header('payment-required', header);
+}
+
