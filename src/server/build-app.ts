@@ -31,6 +31,9 @@ import { registerMcpRoutes } from '../mcp/mcp-route.js';
 import { registerOAuthRoutes } from '../oauth/oauth-routes.js';
 import { type FeedFreshness, ServiceMetrics } from '../observability/metrics.js';
 import type { PageLayer } from '../page/page-layer.js';
+import type { ExactSchemePair } from '../payments/exact/exact-facilitator.js';
+import { createSvmExactFacilitatorSchemes } from '../payments/exact/svm-exact-facilitator.js';
+import type { PaymentConfig } from '../payments/payment-config.js';
 import { PaymentGate } from '../payments/payment-gate.js';
 import { RateLimits } from '../ratelimit/rate-limits.js';
 import { clientOrigin, type Redis, redisErrorMessage } from '../redis/redis-client.js';
@@ -300,8 +303,8 @@ export async function buildApp(deps: AppDeps) {
     resource: `${deps.config.publicBaseUrl}/v1/detect`,
     observer: metrics,
     // Standard `exact` scheme pairs beyond Base's, registered with the local facilitator
-    // (docs/decisions.md, decision 152). The Solana pair (SOLANA_FEE_PAYER_KEYPAIR) goes here.
-    exactSchemes: [],
+    // (docs/decisions.md, decision 152): Solana's, settled by the SOLANA_FEE_PAYER_KEYPAIR.
+    exactSchemes: await solanaExactSchemes(deps.config.payments),
   });
   registerDetectRoute(app, { ...deps, store, limits, service, payments });
   registerDetectBatchRoute(app, { ...deps, store, limits, service });
@@ -329,4 +332,24 @@ function trustProxyOption(
   value: TrustProxy,
 ): boolean | string[] | ((address: string, hop: number) => boolean) {
   return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
+
+/**
+ * The Solana `exact` scheme pair the payment gate's local facilitator registers: built when
+ * Solana is offered (SOLANA_RECIPIENT) and the service settles it itself as fee payer
+ * (SOLANA_FEE_PAYER_KEYPAIR); none otherwise (README, "Standard x402 clients").
+ * @param payments the payment settings of the configuration
+ * @returns zero or one scheme pair
+ */
+async function solanaExactSchemes(payments: PaymentConfig): Promise<ExactSchemePair[]> {
+  const keypair = payments.solanaFeePayerKeypair;
+  if (keypair === null || payments.solanaRecipient === null) return [];
+  return [
+    await createSvmExactFacilitatorSchemes({
+      feePayerKeypair: keypair.keypairBytes(),
+      rpcUrl: payments.solanaRpcUrl,
+      rpcTimeoutMs: payments.chainRpcTimeoutMs,
+      commitment: payments.solanaCommitment,
+    }),
+  ];
 }

@@ -90,7 +90,13 @@ export function requirementV2(
     amount: config.priceAtomic.toString(),
     payTo: payTo(config, chain),
     maxTimeoutSeconds: config.nonceTtlSeconds,
-    extra: { ...extra, nonce },
+    // On Solana the v2 client writes `extra.memo` into the transaction's memo instruction, and
+    // the facilitator refuses any other memo: the nonce is bound on chain, as in the spec's own
+    // flow (docs/decisions.md, decision 165).
+    extra:
+      chain === 'solana'
+        ? { ...extra, nonce, memo: `${config.prefix}:${nonce}` }
+        : { ...extra, nonce },
   };
 }
 
