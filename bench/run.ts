@@ -11,7 +11,7 @@
  * 3. Medians over rounds, the ratio linkguard / baseline, and the budgets' verdicts.
  * 4. The MCP connector: `tools/call check_url` and `POST /v1/detect` back to back on one fresh
  *    linkguard process, their req/s and p99 ratios held to the issue 15 budgets (≥ 0.5× detect's
- *    req/s, p99 ≤ 2× detect's; docs/decisions.md, decision 183).
+ *    req/s, p99 ≤ 2× detect's; docs/decisions.md, decision 175).
  *
  * Options: --rounds 3, --duration 10 (s), --connections 50, --warmup 3 (s), --engine-seconds 3,
  * --out docs/bench.md, --profile (one more linkguard run under `node --cpu-prof`, summarised),

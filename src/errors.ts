@@ -21,7 +21,7 @@ export type ErrorCode =
   | 'invalid_api_key'
   /**
    * 401: a route for enterprise keys only (`POST /v1/detect/batch`) was called without a key;
-   * it cannot be paid per request (docs/decisions.md, decision 197).
+   * it cannot be paid per request (docs/decisions.md, decision 186).
    */
   | 'api_key_required'
   /** spec · 402: no payment proof; the body carries a fresh nonce and the payment instructions. */

@@ -855,7 +855,7 @@ export function renderMarkdown(report: BenchReport): string {
         'One linkguard process, the same URL mix, key and connections, measured back to back: the',
         'detect endpoint, then the connector (`POST /mcp`, JSON-RPC `tools/call` of `check_url`,',
         'stateless: each call borrows one of the SDK servers built at start and goes straight to it,',
-        'docs/decisions.md, decisions 179–182) with the key in the header, then with an `mcp_at_`',
+        'docs/decisions.md, decisions 171–174) with the key in the header, then with an `mcp_at_`',
         'access token for the same key, obtained through the sign-in page (the token, its grant and',
         'the key are looked up on every call). The ratios compare with detect in this run only.',
         '',

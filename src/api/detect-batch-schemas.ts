@@ -2,7 +2,7 @@
  * @module api/detect-batch-schemas
  * Body and answer of `POST /v1/detect/batch` (README, "API"): up to {@link MAX_BATCH_URLS} URLs
  * for an enterprise key; one result per URL in input order — the verdict `POST /v1/detect` would
- * give, or the error body it would answer (docs/decisions.md, decisions 195–199).
+ * give, or the error body it would answer (docs/decisions.md, decisions 184–188).
  */
 import Type, { type Static } from 'typebox';
 
@@ -19,11 +19,11 @@ export const TOO_MANY_URLS_REASON = 'too_many_urls';
 /**
  * Largest batch body, bytes: {@link MAX_BATCH_URLS} URLs of {@link MAX_URL_LENGTH} ASCII
  * characters with their quotes and commas take 205,013 bytes; 256 KiB leaves room for escapes
- * (docs/decisions.md, decision 198). More is 413 `payload_too_large`.
+ * (docs/decisions.md, decision 187). More is 413 `payload_too_large`.
  */
 export const BATCH_BODY_LIMIT_BYTES = 256 * 1024;
 
-/** The 401 message of a batch without a key (docs/decisions.md, decision 197). */
+/** The 401 message of a batch without a key (docs/decisions.md, decision 186). */
 export const API_KEY_REQUIRED_MESSAGE =
   'POST /v1/detect/batch takes an enterprise key (Authorization: Bearer sk_live_…); without ' +
   'one, send each URL to POST /v1/detect and pay per request';

@@ -534,7 +534,7 @@ const MAX_KEYPAIR_FILE_BYTES = 4096;
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
 /**
- * SOLANA_FEE_PAYER_KEYPAIR (docs/decisions.md, decision 164): the path of a key pair file as
+ * SOLANA_FEE_PAYER_KEYPAIR (docs/decisions.md, decision 158): the path of a key pair file as
  * `solana-keygen new -o <file>` writes it, or that file's content itself (a JSON array of 64
  * integers 0–255: the Ed25519 secret key, then the public key). Unset: null. The public half must
  * belong to the secret half. A secret: no error repeats the value, the path or the file.

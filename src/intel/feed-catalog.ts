@@ -5,7 +5,7 @@
  * interval its provider asks to be fetched at. `linkguard feeds add <name>` registers an entry in
  * the store (a feed with a URL), and `serve` keeps registered feeds fresh
  * (`feed-refresh-plan.ts`); nothing in the catalog is fetched until an operator registers it
- * (docs/decisions.md, decision 185).
+ * (docs/decisions.md, decision 176).
  *
  * The file is validated when it is loaded, like the engine's data files: a bad hand edit stops
  * the command with the file and the field named.

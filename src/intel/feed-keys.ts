@@ -3,7 +3,7 @@
  * The environment variables that hold the keys of keyed catalog feeds (`data/feeds/catalog.json`),
  * apart from the catalog so configuration can read them without loading it. Keys stay in the
  * environment of `serve`: the store keeps a catalog URL with its `{key}` placeholder, never the
- * key (docs/decisions.md, decision 186).
+ * key (docs/decisions.md, decision 177).
  */
 
 /** PhishTank application key; URLhaus (abuse.ch) Auth-Key. */

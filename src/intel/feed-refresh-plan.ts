@@ -4,7 +4,7 @@
  * has a URL (registered from the catalog with `linkguard feeds add`, or put there by an earlier
  * `FEEDS`). `FEEDS` wins when both name a feed. A catalog feed is downloaded from its catalog URL
  * with its key filled in from the environment, at most once per the catalog's
- * `min_refresh_minutes` (docs/decisions.md, decisions 186–187).
+ * `min_refresh_minutes` (docs/decisions.md, decisions 177–178).
  */
 import { THREAT_TYPES, type ThreatType } from '../engine/verdict.js';
 import type { FeedRecord } from '../store/ports/intel-store.js';

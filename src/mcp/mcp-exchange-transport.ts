@@ -4,7 +4,7 @@
  * for single JSON-RPC requests and their responses, one after the other: what the SDK's streamable HTTP transport does for a
  * single request in stateless JSON-response mode once it has checked the HTTP request, without
  * converting the Node request into a Web `Request` and back and without validating the message a
- * second time (docs/decisions.md, decision 181). The route decides which HTTP requests take this
+ * second time (docs/decisions.md, decision 173). The route decides which HTTP requests take this
  * path ({@link isSingleRequestExchange}); every other one goes through the SDK's transport.
  */
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
@@ -50,7 +50,7 @@ export function isSingleRequestExchange(
 
 /**
  * A transport that carries one exchange at a time and stays connected to its server between
- * exchanges (docs/decisions.md, decision 181): {@link exchange} hands the server a request and
+ * exchanges (docs/decisions.md, decision 173): {@link exchange} hands the server a request and
  * settles with the server's answer to it. Anything else the server sends (a notification, a
  * request to the client) is dropped, as the SDK's transport drops it in JSON-response mode, where
  * there is no stream to carry it. The owner must not start an exchange before the previous one
@@ -89,7 +89,7 @@ export class ExchangeTransport implements Transport {
     // parses that fail for every request, each building an error it throws away) before it
     // takes it as a request and defers the handler to a microtask. Those discarded errors need no
     // stack trace, which V8 would otherwise capture for each: a third of their cost
-    // (docs/decisions.md, decision 182). Nothing else runs in this synchronous window.
+    // (docs/decisions.md, decision 174). Nothing else runs in this synchronous window.
     const stackTraceLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     try {

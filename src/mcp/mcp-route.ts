@@ -148,7 +148,7 @@ export function registerMcpRoutes(
       }
     }
 
-    // The caller's grant travels with the message (docs/decisions.md, decision 179).
+    // The caller's grant travels with the message (docs/decisions.md, decision 171).
     const authInfo =
       grant === null
         ? undefined
@@ -158,7 +158,7 @@ export function registerMcpRoutes(
               request.log.error({ err: error }, 'mcp tool failed');
             },
           });
-    // One JSON-RPC request: straight to a server (docs/decisions.md, decision 181).
+    // One JSON-RPC request: straight to a server (docs/decisions.md, decision 173).
     const { body } = request;
     if (isSingleRequestExchange(request.headers.accept, request.headers['content-type'], body)) {
       const response = await servers.exchange(body, {

@@ -4,7 +4,7 @@
  * reused: a {@link McpServerPool} lends each HTTP request a server of its own for as long as its
  * transport is connected (the SDK connects a server to one transport at a time), and takes it back
  * once the transport is closed. Nothing about a caller is kept on a server: the request's grant
- * travels with the message as its `authInfo` (docs/decisions.md, decision 179). `initialize`
+ * travels with the message as its `authInfo` (docs/decisions.md, decision 171). `initialize`
  * negotiates the protocol version as the MCP lifecycle specifies (the client's version when the
  * connector speaks it, else the latest it speaks: {@link negotiateProtocolVersion}) and stores
  * nothing, tools and resources are declared with `listChanged: false`, and `tools/call` runs
@@ -85,7 +85,7 @@ interface ParamsSchema<T> {
 }
 const LENIENT_PARAMS = RequestSchema.shape.params;
 // Built once: zod's `extend()` copies the whole schema, which cost 6 % of the connector's CPU
-// when it ran for every request (docs/decisions.md, decision 180).
+// when it ran for every request (docs/decisions.md, decision 172).
 const LENIENT_INITIALIZE = InitializeRequestSchema.extend({ params: LENIENT_PARAMS });
 const LENIENT_CALL_TOOL = CallToolRequestSchema.extend({ params: LENIENT_PARAMS });
 const LENIENT_READ_RESOURCE = ReadResourceRequestSchema.extend({ params: LENIENT_PARAMS });

@@ -3,7 +3,7 @@
  * The service's Prometheus metrics (prom-client): one registry per app, so tests and several
  * apps in one process never share counters. `ServiceMetrics` implements the observer ports of
  * `observability/observer.ts` that the layers below report through (docs/decisions.md,
- * decisions 150 and 169). Labels never carry a URL, key, token, payer or address: the route label
+ * decisions 150 and 163). Labels never carry a URL, key, token, payer or address: the route label
  * is Fastify's route template (`/v1/detect`), never the request path, requests no route matched
  * are one label value, and every other label takes its values from a closed set (verdicts, layers,
  * chains, payment reasons, rate-limit policies, store methods, configured feed names), so a

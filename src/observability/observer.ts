@@ -1,7 +1,7 @@
 /**
  * @module observability/observer
  * The ports through which the layers below the composition root report what metrics count
- * (docs/decisions.md, decision 169): the detection service and layer 2 (verdicts, cache lookups,
+ * (docs/decisions.md, decision 163): the detection service and layer 2 (verdicts, cache lookups,
  * layer durations), the payment gate (outcomes, chain RPC calls), the rate limits (refusals) and
  * the store (operation durations). This module imports nothing, so every layer may import it
  * without importing upward; `observability/metrics.ts` implements it with prom-client, and a

@@ -57,7 +57,7 @@ export interface PaymentConfig {
 }
 
 /**
- * A Solana key pair read from SOLANA_FEE_PAYER_KEYPAIR (docs/decisions.md, decision 164). The
+ * A Solana key pair read from SOLANA_FEE_PAYER_KEYPAIR (docs/decisions.md, decision 158). The
  * bytes sit behind a function so that serializing or inspecting the configuration shows the
  * address only.
  */

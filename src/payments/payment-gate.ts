@@ -105,7 +105,7 @@ export class PaymentGate {
   /**
    * @param deps payment configuration, the store, the clock, `resource`: the public URL of the
    *   detect endpoint (the x402 `resource` field), `observer`: told every outcome and chain RPC
-   *   call (metrics, only with METRICS_TOKEN; docs/decisions.md, decision 172), and
+   *   call (metrics, only with METRICS_TOKEN; docs/decisions.md, decision 166), and
    *   `exactSchemes`: `exact` scheme pairs to register with the local facilitator beside Base's
    *   (the Solana pair built from SOLANA_FEE_PAYER_KEYPAIR; docs/decisions.md, decision 152).
    */

@@ -4,7 +4,7 @@
  * per-minute budget (README "API": 10,000/min by default), then one of its month (reserved when
  * the key has a hard cap; README "Enterprise keys"). `POST /v1/detect` counts its URL this way and
  * `POST /v1/detect/batch` counts each of its URLs this way, in input order, so a batch of n URLs
- * costs exactly what n single requests would (docs/decisions.md, decision 195).
+ * costs exactly what n single requests would (docs/decisions.md, decision 184).
  */
 import { AppError } from '../errors.js';
 import type { RateLimits, RateLimitState } from '../ratelimit/rate-limits.js';

@@ -2,7 +2,7 @@
  * @module service/deciding-layer
  * Which layer a verdict rests on, read from its evidence codes (`details.matched_patterns`), so a
  * cached verdict is attributed like a fresh one without storing anything beside it
- * (docs/decisions.md, decision 170).
+ * (docs/decisions.md, decision 164).
  */
 import type { Verdict } from '../engine/verdict.js';
 import type { DecidingLayer } from '../observability/observer.js';

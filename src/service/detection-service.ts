@@ -320,7 +320,7 @@ export class DetectionService {
    * Count one request of `key`'s month: a key with a hard monthly cap reserves it atomically in
    * the store; any other key is counted by its usage row once judged. Doors that judge several
    * URLs for one key admit them one by one in input order, so which of them the cap refuses does
-   * not depend on timing (docs/decisions.md, decision 196).
+   * not depend on timing (docs/decisions.md, decision 185).
    *
    * @returns the admission to pass to {@link judgeAdmitted} exactly once.
    * @throws {AppError} `rate_limited` (reason `monthly_allowance`, `retryAfter` = seconds to the

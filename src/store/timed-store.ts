@@ -3,7 +3,7 @@
  * The store with the duration and failure of every port operation reported to the metrics
  * (`linkguard_store_operation_duration_seconds`, `linkguard_store_operation_errors_total`): one
  * decorator applied where the store is opened (the composition root), so no adapter's SQL method
- * changes and SQLite and PostgreSQL are measured alike (docs/decisions.md, decision 175).
+ * changes and SQLite and PostgreSQL are measured alike (docs/decisions.md, decision 169).
  */
 import type { OperationRecorder, StoreObserver } from '../observability/observer.js';
 import type { Store } from './ports/store.js';

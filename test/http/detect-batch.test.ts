@@ -1,5 +1,5 @@
 /**
- * `POST /v1/detect/batch` (README, "API"; docs/decisions.md, decisions 195–199) through the real
+ * `POST /v1/detect/batch` (README, "API"; docs/decisions.md, decisions 184–188) through the real
  * app, a real SQLite store and the real engine: results in input order, per-URL errors identical
  * to what `/v1/detect` answers for that URL, the 100-URL bound, every URL counted against the
  * key like a `/v1/detect` request (per-minute budget, hard monthly cap, usage log), no key,

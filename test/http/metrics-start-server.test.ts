@@ -1,5 +1,5 @@
 /**
- * The composition root's metrics wiring (docs/decisions.md, decision 169): `startServer()` with
+ * The composition root's metrics wiring (docs/decisions.md, decision 163): `startServer()` with
  * METRICS_TOKEN builds the metrics before the detection pipeline and times the store before
  * either is built, so a served verdict, the cache, layer 1's duration and the store operations of
  * the start-up index load are all in its `/metrics` — over real HTTP on loopback.

@@ -1,6 +1,6 @@
 /**
  * The connector's servers are built once and lent to one request at a time, and a single JSON-RPC
- * request goes straight to a server (docs/decisions.md, decisions 179–181): callers running at
+ * request goes straight to a server (docs/decisions.md, decisions 171–173): callers running at
  * the same time, with the same JSON-RPC ids, each get the answer to their own request under their
  * own grant, and the direct path answers exactly what the SDK's transport answers.
  */

@@ -1,5 +1,5 @@
 /**
- * The metrics' store decorator (`timedStore()`, docs/decisions.md, decision 175): the whole store
+ * The metrics' store decorator (`timedStore()`, docs/decisions.md, decision 169): the whole store
  * contract passes through it unchanged on SQLite and PostgreSQL (a fresh database of the machine's
  * server, as in postgres-store.test.ts), and each port method it forwards is counted
  * under its port and name, with its failures, in the real `ServiceMetrics`.

@@ -10,7 +10,7 @@
  * that need the network are skipped and the reason says so). With `--file`, a progress bar on
  * stderr (a terminal, or `--progress`) and a summary at the end: counts per verdict, inputs
  * without a verdict by error, time (on stderr with `--json`, so stdout stays JSON Lines). Tables
- * and the bar fit the terminal's width (docs/decisions.md, decisions 190–192).
+ * and the bar fit the terminal's width (docs/decisions.md, decisions 181–183).
  *
  * The exit code says the worst result (`cli/exit-codes.ts`): 0 every input `safe`, 4 the worst
  * is `caution` or an input has no verdict (a script must not take it for safe), 5 some input is
@@ -54,7 +54,7 @@ interface CheckOptions {
 
 /**
  * Default concurrency: enough to overlap RDAP lookups and page fetches (each mostly waiting on
- * the network), few enough not to look like a scan to the sites judged (decision 190).
+ * the network), few enough not to look like a scan to the sites judged (decision 181).
  */
 const DEFAULT_CONCURRENCY = 8;
 const MAX_CONCURRENCY = 64;
@@ -173,7 +173,7 @@ export function checkCommand(): Command {
  * @returns the result (at the deadline at the latest), and `settled`, which resolves when the
  *   judgement itself has ended: a judgement still running at the deadline keeps its concurrency
  *   slot until then (its own budgets bound it), so `--concurrency` bounds the work in flight, not
- *   only the results awaited (docs/decisions.md, decision 191).
+ *   only the results awaited (docs/decisions.md, decision 182).
  */
 function checkOne(
   service: DetectionService,

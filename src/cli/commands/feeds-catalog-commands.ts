@@ -4,7 +4,7 @@
  * free public feeds (`data/feeds/catalog.json`) and registering its entries for `serve` to keep
  * fresh. A registered feed is a feed in the store with the catalog's URL and format and no entries
  * yet; `serve` downloads it within a minute and then at the provider's interval, and so does
- * every other instance on the same store (docs/decisions.md, decisions 185–188).
+ * every other instance on the same store (docs/decisions.md, decisions 176–179).
  *
  * Registering never takes on terms the operator did not see: a feed whose terms forbid or do not
  * clearly allow commercial use needs `--accept-terms`, and `--all-free` takes only feeds with

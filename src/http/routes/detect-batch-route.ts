@@ -1,6 +1,6 @@
 /**
  * @module http/routes/detect-batch-route
- * `POST /v1/detect/batch` (README, "API"; docs/decisions.md, decisions 195–199): up to 100 URLs
+ * `POST /v1/detect/batch` (README, "API"; docs/decisions.md, decisions 184–188): up to 100 URLs
  * for an enterprise key, answered with one result per URL in input order — the verdict
  * `POST /v1/detect` would give it, or the error body `/v1/detect` would answer for it alone.
  * Each URL is counted against the key exactly like a `/v1/detect` request (per-minute budget,
@@ -46,7 +46,7 @@ interface DetectBatchDeps {
 }
 
 /**
- * URLs of one batch judged at the same time (docs/decisions.md, decision 199): half the
+ * URLs of one batch judged at the same time (docs/decisions.md, decision 188): half the
  * process's default page-fetch slots (`PAGE_FETCH_CONCURRENCY`, 32), so two batches cannot take
  * every slot; a batch of 100 URLs whose pages all take the whole default 4 s page budget answers
  * within 7 rounds, about 28 s.

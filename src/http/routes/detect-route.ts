@@ -118,7 +118,7 @@ export function registerDetectRoute(app: TypedApp, deps: DetectDeps): void {
 
       const key = await requestKey(deps, request, reply);
       if (key !== null) {
-        // The URL counts against the key like every URL a key has judged (decision 195).
+        // The URL counts against the key like every URL a key has judged (decision 184).
         const admitted = await admitKeyRequest(deps, key);
         setRateLimitHeaders(reply, admitted.limit);
         if (!admitted.ok) throw admitted.error;

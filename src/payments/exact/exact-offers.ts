@@ -92,7 +92,7 @@ export function requirementV2(
     maxTimeoutSeconds: config.nonceTtlSeconds,
     // On Solana the v2 client writes `extra.memo` into the transaction's memo instruction, and
     // the facilitator refuses any other memo: the nonce is bound on chain, as in the spec's own
-    // flow (docs/decisions.md, decision 165).
+    // flow (docs/decisions.md, decision 159).
     extra:
       chain === 'solana'
         ? { ...extra, nonce, memo: `${config.prefix}:${nonce}` }

@@ -7,7 +7,7 @@
  * facilitator schemes (layout, amount, recipient's associated token account, mint, signatures,
  * `extra.memo`, a simulation), then sign it as fee payer, send it and wait for its commitment.
  *
- * What this module adds to `@x402/svm` (docs/decisions.md, decisions 163–168):
+ * What this module adds to `@x402/svm` (docs/decisions.md, decisions 157–162):
  * - the RPC: kit's default HTTP transport to the configured endpoint, as `solana-verifier.ts`
  *   uses it, with a time bound per request, and errors redacted where they are made (the
  *   library writes the errors it catches with `console.error`);
@@ -66,7 +66,7 @@ import { ChainUnavailableError } from '../verification.js';
 /**
  * The Solana clusters the schemes can name. A local Surfpool is named `mainnet`: it carries the
  * mainnet USDC mint at its mainnet address, and the official clients know only mainnet, devnet
- * and testnet names (docs/decisions.md, decision 163).
+ * and testnet names (docs/decisions.md, decision 157).
  */
 export type SvmCluster = 'mainnet' | 'devnet';
 
@@ -81,7 +81,7 @@ const NETWORKS: Readonly<Record<SvmCluster, { v1: Network; v2: `solana:${string}
   devnet: { v1: 'solana-devnet' as Network, v2: SOLANA_DEVNET_CAIP2 },
 };
 
-/** Limits of what the fee payer pays for one payment (docs/decisions.md, decision 166). */
+/** Limits of what the fee payer pays for one payment (docs/decisions.md, decision 160). */
 export interface SvmFeeLimits {
   /** Highest compute-unit limit accepted (`SetComputeUnitLimit`); default 200,000. */
   maxComputeUnits: number;
