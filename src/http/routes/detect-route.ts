@@ -219,4 +219,3 @@ async function setPaymentRequired(
   const header = await deps.payments.paymentRequiredHeader(body);
   if (header !== null) reply.header('payment-required', header);
 }
-
