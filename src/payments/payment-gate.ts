@@ -244,7 +244,7 @@ export class PaymentGate {
         ),
       );
     }
-    return this.exact.verify(payment, urlKey);
+    return this.observed(payment.chain, false, () => this.exact?.verify(payment, urlKey));
   }
 
   /**
@@ -258,7 +258,32 @@ export class PaymentGate {
     urlHash: string,
   ): Promise<GateResult<ExactSettlement>> {
     if (this.exact === null) throw new Error('settleExact without a facilitator');
-    return this.exact.settle(verified, await this.urlKey(urlHash));
+    const urlKey = await this.urlKey(urlHash);
+    return this.observed(verified.payment.chain, true, () => this.exact?.settle(verified, urlKey));
+  }
+
+  /**
+   * Run one step of the standard path and report its outcome like the spec's own path's: a
+   * refusal by its reason, a settled claim as `paid` (when `settles`), a thrown 409, 503 or
+   * error as such (docs/decisions.md, decision 166).
+   */
+  private async observed<T>(
+    chain: Chain,
+    settles: boolean,
+    step: () => Promise<GateResult<T>> | undefined,
+  ): Promise<GateResult<T>> {
+    const running = step();
+    if (running === undefined) throw new Error('standard payment step without a facilitator');
+    try {
+      const result = await running;
+      if (!result.ok) this.observer?.paymentOutcome(chain, 'refused', result.refusal.reason);
+      else if (settles) this.observer?.paymentOutcome(chain, 'paid', 'none');
+      return result;
+    } catch (error) {
+      if (isAppError(error)) this.observeThrown(chain, error);
+      else this.observer?.paymentOutcome(chain, 'error', 'none');
+      throw error;
+    }
   }
 
   /** 402 `payment_required` with a new nonce bound to `urlHash` (SHA-256 hex of the URL). */

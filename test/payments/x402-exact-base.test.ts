@@ -46,6 +46,7 @@ const loopbackFetch: typeof fetch = globalThis.fetch;
 const PRICE = 10_000n;
 const BODY = JSON.stringify({ url: 'https://example.com/' });
 const ONE_ETH = 10n ** 18n;
+const METRICS_TOKEN = 'x402-exact-metrics-token';
 
 let chain: LocalBase;
 let proxy: RpcProxy;
@@ -174,7 +175,7 @@ describe('protocol v1 (x402-fetch)', () => {
   });
 
   it('pays with the unmodified client, settled and claimed; a replay is 409', async () => {
-    const s = await setup();
+    const s = await setup({ METRICS_TOKEN });
     const pay = wrapFetchV1(loopbackFetch, v1Wallet(s.payer));
     const response = await pay(s.url, post());
     expect(response.status, await response.clone().text()).toBe(200);
@@ -203,6 +204,17 @@ describe('protocol v1 (x402-fetch)', () => {
       expect(logs).not.toContain(secret.toLowerCase());
     }
     expect(logs).not.toContain(settlement.transaction.toLowerCase());
+
+    // Counted like the spec's own payments: two paid, one replay refused, by chain and reason.
+    const scraped = await loopbackFetch(s.url.replace('/v1/detect', '/metrics'), {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    const text = await scraped.text();
+    expect(text).toContain('linkguard_payments_total{chain="base",outcome="paid",reason="none"} 2');
+    expect(text).toContain(
+      'linkguard_payments_total{chain="base",outcome="refused",reason="nonce_already_used"} 1',
+    );
+    expect(text.toLowerCase()).not.toContain(s.payer.address.toLowerCase());
   });
 
   it('refuses a wrong amount, a wrong recipient and an expired authorization, charging nothing', async () => {
