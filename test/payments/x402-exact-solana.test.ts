@@ -5,12 +5,17 @@
  * loopback with a partially signed USDC transfer, which the service completes and sends itself as
  * fee payer (SOLANA_FEE_PAYER_KEYPAIR, a solana-keygen file) on a real local chain (Surfpool, a
  * real SPL mint at the mainnet USDC address), then claims in its store. Negative cases: wrong
- * amount, wrong recipient, replay (409), RPC outage (503, nothing consumed, the same payment works
- * afterwards).
+ * amount, wrong recipient, an expired blockhash, replay (409), RPC outage (503, nothing consumed,
+ * the same payment works afterwards).
  */
 import type { AddressInfo } from 'node:net';
 
-import { type Address, generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
+import {
+  type Address,
+  createSolanaRpc,
+  generateKeyPairSigner,
+  type KeyPairSigner,
+} from '@solana/kit';
 import { x402Client as x402CoreClient } from '@x402/core/client';
 import {
   decodePaymentRequiredHeader,
@@ -298,6 +303,34 @@ describe('protocol v2 (@x402/fetch + @x402/svm)', () => {
     expect(await balances(s)).toEqual({ recipient: 0n, payer: PAYER_USDC });
     expect(await chain.tokenBalance(other, chain.usdcMint)).toBe(0n);
   });
+
+  it('refuses a transaction whose blockhash expired, charging nothing', async () => {
+    const s = await setup();
+    const offered = await v2Requirement(s);
+    const rpc = createSolanaRpc(chain.rpcUrl);
+    const { value } = await rpc.getLatestBlockhash({ commitment: 'confirmed' }).send();
+    // The client takes its blockhash from the offer when it names one (`extra.recentBlockhash`,
+    // @x402/svm 2.27): this one, then wait until the chain is past its last valid block height.
+    const payment = await v2Payment(s, {
+      ...offered,
+      extra: { ...offered.extra, recentBlockhash: value.blockhash },
+    });
+    // Surfpool makes a block every few tens of ms: 150 blocks pass well within the bound.
+    await expect
+      .poll(() => rpc.getBlockHeight({ commitment: 'confirmed' }).send(), {
+        timeout: 45_000,
+        interval: 250,
+      })
+      .toBeGreaterThan(value.lastValidBlockHeight);
+    // The simulation fails with BlockhashNotFound: the facilitator's code is
+    // `invalid_exact_svm_transaction_simulation_failed`, which names no expiry.
+    await expectRefused(
+      await loopbackFetch(s.url, post({ 'payment-signature': payment })),
+      'authorization_invalid',
+    );
+    expect(claimCount(s)).toBe(0);
+    expect(await balances(s)).toEqual({ recipient: 0n, payer: PAYER_USDC });
+  }, 60_000);
 
   it('answers an RPC outage with 503, consuming nothing; the same payment works afterwards', async () => {
     const s = await setup();
