@@ -41,6 +41,11 @@ export interface LocalSolana {
    * token account. With `usdcAtomic` 0n no token account is created.
    */
   newFundedWallet(usdcAtomic: bigint, lamports?: bigint): Promise<KeyPairSigner>;
+  /**
+   * Sets the SOL balance of `owner` (lamports), e.g. for a fee payer whose key the caller holds.
+   * @throws RangeError when `lamports` is outside 0..2^53-1.
+   */
+  fundSol(owner: Address, lamports: bigint): Promise<void>;
   /** Plant another classic SPL mint (6 decimals) at a fresh random address: a look-alike token. */
   createMint(): Promise<Address>;
   /**
@@ -216,6 +221,10 @@ export async function startLocalSolana(): Promise<LocalSolana> {
         surfnet.fundSol(wallet.address, sol);
         if (usdcAtomic > 0n) await fundToken(wallet.address, MAINNET_USDC_MINT, usdcAtomic);
         return wallet;
+      },
+      fundSol(owner, lamports) {
+        surfnet.fundSol(owner, toCheatcodeAmount(lamports, 'lamports'));
+        return Promise.resolve();
       },
       async createMint() {
         // Only the address is needed: nobody signs for a mint account planted by cheatcode.

@@ -7,14 +7,19 @@
  * `npm run demo:x402` and the payment benchmark.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
+import {
+  createKeyPairSignerFromBytes,
+  generateKeyPairSigner,
+  type KeyPairSigner,
+} from '@solana/kit';
 import type { PrivateKeyAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
@@ -49,7 +54,16 @@ export interface PaymentStackOptions {
   env?: Record<string, string>;
   /** USDC given to each payer, atomic units (default 1 USDC). */
   payerUsdcAtomic?: bigint;
+  /**
+   * The service settles standard x402 `exact` payments on Solana as fee payer: a fresh
+   * solana-keygen file with 1 SOL becomes SOLANA_FEE_PAYER_KEYPAIR, and the recipient's USDC
+   * account is created (the official clients transfer to it and do not create it).
+   */
+  solanaFeePayer?: boolean;
 }
+
+/** SOL given to the fee payer of `solanaFeePayer` (lamports): fees for thousands of payments. */
+const FEE_PAYER_LAMPORTS = 1_000_000_000n;
 
 /**
  * Start chains, proxies and the service.
@@ -100,6 +114,11 @@ export async function startPaymentStack(options: PaymentStackOptions = {}): Prom
       rmSync(dir, { recursive: true, force: true });
       return Promise.resolve();
     });
+    const feePayerEnv: Record<string, string> = {};
+    if (options.solanaFeePayer === true) {
+      feePayerEnv.SOLANA_FEE_PAYER_KEYPAIR = await feePayerKeypairFile(solana, dir);
+      await solana.fundToken(solanaRecipient, solana.usdcMint, 0n);
+    }
     const port = await freePort();
     const env = {
       ...process.env,
@@ -114,6 +133,7 @@ export async function startPaymentStack(options: PaymentStackOptions = {}): Prom
       SOLANA_RPC_URL: solanaProxy.url,
       BASE_RECIPIENT: baseRecipient,
       BASE_RPC_URL: baseProxy.url,
+      ...feePayerEnv,
       ...options.env,
     };
     const enterpriseKey = createEnterpriseKey(env);
@@ -135,6 +155,24 @@ export async function startPaymentStack(options: PaymentStackOptions = {}): Prom
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * Writes `dir`/fee-payer.json, a solana-keygen key pair file (a JSON array of the 32-byte
+ * secret key then the 32-byte public key), for a fresh key funded with SOL; returns its path.
+ */
+async function feePayerKeypairFile(solana: LocalSolana, dir: string): Promise<string> {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  // The raw keys are the last 32 bytes of their PKCS#8 / SPKI DER encodings (RFC 8410).
+  const bytes = [
+    ...privateKey.export({ format: 'der', type: 'pkcs8' }).subarray(-32),
+    ...publicKey.export({ format: 'der', type: 'spki' }).subarray(-32),
+  ];
+  const signer = await createKeyPairSignerFromBytes(Uint8Array.from(bytes));
+  await solana.fundSol(signer.address, FEE_PAYER_LAMPORTS);
+  const path = join(dir, 'fee-payer.json');
+  writeFileSync(path, JSON.stringify(bytes), { mode: 0o600 });
+  return path;
 }
 
 function createEnterpriseKey(env: NodeJS.ProcessEnv): string {
