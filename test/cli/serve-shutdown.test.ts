@@ -31,8 +31,32 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Spawn `node bin/linkguard.js serve` on a free port; resolves once it listens. */
+/**
+ * Spawn `node bin/linkguard.js serve` on a random port; resolves once it listens. A port another
+ * test's server took meanwhile makes serve exit 3 (address in use): then another port is tried,
+ * up to three times.
+ */
 async function serve(): Promise<{ child: Server; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await serveOnce();
+    } catch (error) {
+      if (attempt === 3 || !(error instanceof ServeExit) || error.code !== 3) throw error;
+    }
+  }
+}
+
+/** serve exited before listening, with its exit code. */
+class ServeExit extends Error {
+  constructor(
+    readonly code: number | null,
+    output: string,
+  ) {
+    super(`server exited with ${String(code)} before listening: ${output}`);
+  }
+}
+
+async function serveOnce(): Promise<{ child: Server; port: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'linkguard-serve-'));
   dirs.push(dir);
   const port = 20_000 + Math.floor(Math.random() * 30_000);
@@ -61,7 +85,7 @@ async function serve(): Promise<{ child: Server; port: number }> {
     };
     child.stdout.on('data', onData);
     child.once('exit', (code) => {
-      reject(new Error(`server exited with ${String(code)} before listening: ${seen}`));
+      reject(new ServeExit(code, seen));
     });
   });
   return { child, port };
