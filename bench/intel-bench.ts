@@ -425,7 +425,7 @@ function render(
     `| lookups/s, URLs that miss | ${both((r) => `${n(r.misses.lookupsPerSecond)} (${n(r.misses.urls)} URLs)`)} |`,
     `| p50 / p99 per miss lookup, µs | ${both((r) => `${us(r.misses.p50Us)} / ${us(r.misses.p99Us)}`)} |`,
     '',
-    '| budget (DESIGN §9) | target | measured | verdict |',
+    '| budget | target | measured | verdict |',
     '|---|---|---|---|',
     `| RSS with 1 million threat-intel entries loaded (this process: Node, tsx, engine, index) | ≤ ${RSS_BUDGET_MB} MB | ${mb(scale.after.rssMb)} MB | ${met ? `met, ${mb(RSS_BUDGET_MB - scale.after.rssMb)} MB to spare` : `**MISSED** by ${mb(scale.after.rssMb - RSS_BUDGET_MB)} MB`} |`,
     `| the same without the tsx loader (estimate: minus its ${mb(tsxMb)} MB in an empty process) | ≤ ${RSS_BUDGET_MB} MB | ≈ ${mb(withoutLoader)} MB | ${withoutLoader <= RSS_BUDGET_MB ? 'met (estimate)' : '**MISSED** (estimate)'} |`,

@@ -1,7 +1,7 @@
 /**
  * @module bench/run
- * `npm run bench`: the performance budgets of DESIGN §9, measured in one run with the method of
- * stack.md §3 and written to docs/bench.md.
+ * `npm run bench`: the performance budgets the README lists under 'Accuracy and speed', measured in
+ * one run against a bare Fastify hello-world on the same pinned core, written to docs/bench.md.
  *
  * 1. The engine alone: `detectUrl()` over the benchmark URLs in this process (one core).
  * 2. For N rounds, alternately (the order flips every round): a bare Fastify hello-world

@@ -17,10 +17,10 @@ export type ServerKind = 'baseline' | 'linkguard' | 'linkguard-postgres';
 /** Budget of the scale-out store: per-request CPU on PostgreSQL ≤ 1.5 × SQLite. */
 const TARGET_POSTGRES_CPU_RATIO = 1.5;
 
-/** A run is clean when other tenants used less than this share of one CPU (stack.md §3.1). */
+/** A run is clean when other tenants used less than this share of one CPU (shared machines; see docs/bench.md). */
 export const CLEAN_FOREIGN_SHARE = 0.15;
 
-/** Budgets of DESIGN §9. */
+/** The budgets the README lists under 'Accuracy and speed'. */
 const TARGET_RATIO = 0.25;
 const TARGET_P99_MS = 10;
 const TARGET_ENGINE_URLS_PER_SECOND = 20_000;
@@ -282,7 +282,7 @@ function textTable(header: string[], rows: string[][]): string {
 }
 
 const RESULT_HEADER = ['', 'hello-world baseline', 'linkguard', 'linkguard / baseline'];
-const BUDGET_HEADER = ['budget (DESIGN §9)', 'target', 'measured', 'verdict'];
+const BUDGET_HEADER = ['budget', 'target', 'measured', 'verdict'];
 const budgetRows = (budgets: Budget[]) =>
   budgets.map((b) => [b.name, b.target, b.measured, b.met ? 'met' : 'MISSED']);
 
@@ -516,9 +516,9 @@ function interpretation(report: BenchReport, d: Derived): string[] {
           `${pct(CLEAN_FOREIGN_SHARE)} of a CPU); the 1-minute load average was ` +
           `${before?.toFixed(2) ?? '?'} before and ${after?.toFixed(2) ?? '?'} after. ` +
           (clean === accounted.length
-            ? 'Run-to-run differences under about 15 % are still noise (stack.md §3.1).'
+            ? 'Run-to-run differences under about 15 % are still noise.'
             : 'Noisy runs are marked below; their requests/s are likely understated, and differences ' +
-              'under about 15 % are not significant even between clean runs (stack.md §3.1).'),
+              'under about 15 % are not significant even between clean runs.'),
   );
   return out;
 }
@@ -632,8 +632,7 @@ export function renderMarkdown(report: BenchReport): string {
     `# Performance benchmark: POST /v1/detect${options.freshUrls ? ', URLs never seen before' : ''}\n\n` +
       `_Written by \`${report.command}\` on ${report.startedAt.toISOString()}. Every run of the ` +
       `bench overwrites this file; the figures come from that one run on a shared machine._\n\n` +
-      `It checks the performance budgets of DESIGN §9 with the framework-benchmark method of the ` +
-      `stack guide (§3): the real service and a bare Fastify hello-world are measured alternately ` +
+      `It checks the performance budgets the README lists with the framework-benchmark method: the real service and a bare Fastify hello-world are measured alternately ` +
       `on the same CPU core, so the ratio between them cancels most of the machine's speed.\n\n` +
       LAYERS_MEASURED,
   );

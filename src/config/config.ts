@@ -86,13 +86,13 @@ export interface Config {
    */
   netResolve: readonly ResolveOverride[];
   /**
-   * Domain-age lookups over RDAP (RDAP_ENABLED, default true; detection guide §5). `false` makes
+   * Domain-age lookups over RDAP (RDAP_ENABLED, default true; README, 'Configuration'). `false` makes
    * every domain age `unknown` (reason `disabled`) without any request.
    */
   rdapEnabled: boolean;
   /**
-   * Longest a verdict waits for an RDAP answer, ms (RDAP_TIMEOUT_MS, default 800, 50–800; guide
-   * §5.5). A slower registry answers in the background and fills the cache for the next request.
+   * Longest a verdict waits for an RDAP answer, ms (RDAP_TIMEOUT_MS, default 800, 50–800;
+   * README, 'Configuration'). A slower registry answers in the background and fills the cache for the next request.
    */
   rdapTimeoutMs: number;
   /**

@@ -147,7 +147,7 @@ export class IntelLayer {
    * What layer 2 knows about a URL. Feed hits come from memory (microseconds); domain age and
    * Web Risk are asked in parallel, each within its own time budget, and only when they can
    * still matter: not for listed or allowlisted URLs, not for a brand's own or a popular domain,
-   * and domain age never for hosting-platform tenants or IP hosts (detection.md §5.3).
+   * and domain age never for hosting-platform tenants or IP hosts (a tenant's age is its platform's).
    *
    * @param site the URL's analysis (`analyzeParsedUrl()`), or `readSite()` of it: whose site the
    *   URL is comes from there, not from the URL again.

@@ -33,7 +33,7 @@ export type TimedLayer = (typeof TIMED_LAYERS)[number];
 export const DECIDING_LAYERS = ['url', 'intel', 'page', 'llm_judge', 'none'] as const;
 export type DecidingLayer = (typeof DECIDING_LAYERS)[number];
 
-/** The verdict values (spec §2.2), repeated here so this module imports nothing. */
+/** The verdict values (README, 'API'), repeated here so this module imports nothing. */
 export type VerdictLabel = 'safe' | 'caution' | 'danger';
 
 /** Level of the verdict cache: in process (L1) or shared in Redis (L2). */

@@ -154,7 +154,7 @@ export function createBaseVerifier(config: BaseVerifierConfig): BaseVerifier {
       strict: true,
     });
     // Logs of Base USDC carry the proxy's address; anyone can emit `Transfer` from a token of
-    // their own, so the emitting contract is what makes it USDC (guide §6.2 pitfall 2).
+    // their own, so the emitting contract is what makes it USDC (any ERC-20 may emit such a `Transfer`).
     const usdcTransfers = transfers.filter((log) => isAddressEqual(log.address, usdc));
     const received = usdcTransfers
       .filter((log) => isAddressEqual(log.args.to, recipient))

@@ -1,11 +1,11 @@
 /**
  * @module payments/payment-challenge
- * The x402 402 challenge (spec §2.6, §3; DESIGN §4.1–4.2, §4.6). One body carries both shapes so
+ * The x402 402 challenge (README, 'Paying per request (x402)'). One body carries both shapes so
  * both kinds of client work: the spec's `payment` object (primary option plus `alternatives`) and
  * the x402 v1 envelope `{x402Version: 1, accepts: […]}`. A challenge issues a new single-use
  * UUIDv4 nonce, stored with its issue time and the SHA-256 of the normalized URL it was issued
  * for, valid for the configured TTL (10 minutes by default) — except the answer to a pending
- * payment, which renders the nonce being paid again (DESIGN §4.4).
+ * payment, which renders the nonce being paid again.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -92,9 +92,9 @@ export function offeredChains(config: PaymentConfig): Chain[] {
 
 /** What a challenge is for. */
 export interface ChallengeRequest {
-  /** SHA-256 (hex) of the normalized URL; the nonce is bound to it (DESIGN §4.6). */
+  /** SHA-256 (hex) of the normalized URL; the nonce is bound to it. */
   urlHash: string;
-  /** `payment_required`, or `payment_invalid` with a DESIGN §4.4 reason. */
+  /** `payment_required`, or `payment_invalid` with a `PaymentInvalidReason`. */
   error: 'payment_required' | 'payment_invalid';
   reason?: PaymentInvalidReason;
   message: string;
@@ -128,7 +128,7 @@ export async function issueChallenge(
 
 /**
  * Build the 402 body for a nonce that already exists (a pending payment keeps its nonce,
- * DESIGN §4.4), or for none when no chain is offered. `offers`: the standard `exact` fields
+ * README), or for none when no chain is offered. `offers`: the standard `exact` fields
  * each chain's `accepts` entry adds to its `extra` (`payments/exact/exact-offers.ts`).
  */
 export function renderChallenge(

@@ -1,6 +1,6 @@
 /**
  * @module payments/payment-invalid-reason
- * The `reason` sub-codes of a 402 `payment_invalid` (DESIGN §4.4), in one list that drives the
+ * The `reason` sub-codes of a 402 `payment_invalid` (README, 'Paying per request (x402)'), in one list that drives the
  * type, the OpenAPI schema and the docs.
  */
 
@@ -9,7 +9,7 @@ export const PAYMENT_INVALID_REASONS = [
   'nonce_unknown',
   /** The nonce is older than its lifetime (10 minutes). */
   'nonce_expired',
-  /** The nonce was issued for another URL (DESIGN §4.6). */
+  /** The nonce was issued for another URL. */
   'request_mismatch',
   /** The transaction is not yet final enough; retry the same proof after `retry_after`. */
   'payment_pending',
@@ -27,7 +27,7 @@ export const PAYMENT_INVALID_REASONS = [
   'wrong_token',
   /** Base: the nonce signature does not recover to the sender. */
   'signer_mismatch',
-  /** The transaction already paid for a request (claims are permanent, DESIGN §4.7). */
+  /** The transaction already paid for a request (claims are permanent). */
   'tx_already_claimed',
   /** The proof headers are not well-formed (checked before any chain request). */
   'malformed_proof',

@@ -124,7 +124,8 @@ export function createSolanaVerifier(config: SolanaVerifierConfig): SolanaVerifi
           .getTransaction(signature, {
             encoding: 'jsonParsed',
             commitment: config.commitment,
-            // Without it real RPCs refuse v0 transactions, which wallets send (guide §6.1).
+            // Without it real RPCs refuse v0 transactions, which wallets send (Solana RPC
+            // `getTransaction`, `maxSupportedTransactionVersion`).
             maxSupportedTransactionVersion: 0,
           })
           .send({ abortSignal }),
@@ -221,8 +222,8 @@ interface BalanceDelta {
 
 /**
  * Net change per token account. A token account created in the transaction (the recipient's
- * first ATA) is absent from `preTokenBalances`: it counts from 0 (guide §3.1). Amounts are
- * atomic strings read as bigint, never the float `uiAmount` (guide §6.1 pitfall 9).
+ * first ATA) is absent from `preTokenBalances`: it counts from 0. Amounts are
+ * atomic strings read as bigint, never the float `uiAmount` (it loses precision).
  */
 function balanceDeltas(meta: NonNullable<ParsedTransaction['meta']>): BalanceDelta[] {
   const byAccount = new Map<string, BalanceDelta>();

@@ -17,7 +17,7 @@ import type { DecidingLayer } from '../observability/observer.js';
  * - `safe`: `intel` for a feed's allow entry (`allowlist:`), `url` for a brand's own or a popular
  *   domain (`official_domain:`, `popular_domain`), else `none`.
  *
- * @param verdict a verdict as served (spec §2.2).
+ * @param verdict a verdict as served (README, 'API').
  * @returns one value of `DECIDING_LAYERS`; allocates nothing.
  */
 export function decidingLayer(verdict: Verdict): DecidingLayer {

@@ -153,7 +153,7 @@ export async function judgeWithPage(
 
 /**
  * Ask the LLM judge when one is configured, time is left and the static result is ambiguous
- * (detection.md §3.3: no hard rule fired, but there are findings or a credential or card field).
+ * (no hard rule fired, but there are findings or a credential or card field).
  * Its findings are appended to `analysis`; a late or failed answer is dropped (and reported to
  * `onError`) — the verdict never waits beyond the budget and never depends on the LLM being up.
  */
