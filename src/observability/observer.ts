@@ -28,9 +28,9 @@ export type TimedLayer = (typeof TIMED_LAYERS)[number];
  * The layer a served verdict rests on (`service/deciding-layer.ts` reads it from the verdict's
  * evidence codes): `url` (layer 1's rules, including a brand's own or a popular site), `intel`
  * (a feed or Web Risk listing, an allow entry, the domain age), `page` (a page finding),
- * `llm_judge` (the LLM judge's finding), `none` (a safe verdict no layer found anything about).
+ * `llm_judge` (the LLM judge's finding), `override` (an operator's allow or deny override), `none` (a safe verdict no layer found anything about).
  */
-export const DECIDING_LAYERS = ['url', 'intel', 'page', 'llm_judge', 'none'] as const;
+export const DECIDING_LAYERS = ['url', 'intel', 'page', 'llm_judge', 'override', 'none'] as const;
 export type DecidingLayer = (typeof DECIDING_LAYERS)[number];
 
 /** The verdict values (README, 'API'), repeated here so this module imports nothing. */

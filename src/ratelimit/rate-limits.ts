@@ -29,7 +29,14 @@ import { sourceOf } from './source-address.js';
  * Which budget a state belongs to; also the policy name of the `RateLimit-Policy` and
  * `RateLimit` header fields (draft-ietf-httpapi-ratelimit-headers-11, sections 3 and 4).
  */
-export type RateLimitPolicy = 'per-ip' | 'per-key' | 'sign-in-per-ip' | 'auth-failures';
+export type RateLimitPolicy =
+  | 'per-ip'
+  | 'per-key'
+  | 'sign-in-per-ip'
+  | 'auth-failures'
+  | 'reports-per-ip'
+  | 'reports-per-credential'
+  | 'report-checks-per-ip';
 
 /** Outcome of one limiter call, also the source of the rate-limit headers (README, "API"). */
 export interface RateLimitState {
@@ -66,6 +73,22 @@ export const AUTH_FAILURES_PER_SOURCE = 20;
 /** The window of {@link AUTH_FAILURES_PER_SOURCE}, seconds. */
 export const AUTH_FAILURE_WINDOW_SECONDS = 600;
 
+/**
+ * Reports one source may file per hour without a credential (`POST /v1/reports` and the
+ * `GET /report` page together): a site owner disputes a handful of URLs; a flood of reports
+ * would bury the operator's queue (docs/decisions.md, issue 16).
+ */
+export const REPORTS_PER_SOURCE = 10;
+/** Reports one enterprise key or connector credential may file per hour. */
+export const REPORTS_PER_CREDENTIAL = 100;
+/**
+ * Verdicts one source may look up per hour on the `GET /report` page: free look-ups, so far
+ * below the paid API's budget, enough for a site owner checking their own pages.
+ */
+export const REPORT_CHECKS_PER_SOURCE = 30;
+/** The window of the report budgets, seconds. */
+export const REPORT_WINDOW_SECONDS = 3600;
+
 /** Shared counters in Redis (REDIS_URL). */
 export interface RedisRateLimitOptions {
   /** An ioredis client (see `redis/redis-client.ts`: fails fast while disconnected). */
@@ -86,6 +109,9 @@ export class RateLimits {
   private readonly keyLimiters = new Map<number, Limiter>();
   private readonly oauthLimiter: Limiter;
   private readonly failureLimiter: Limiter;
+  private readonly reportSourceLimiter: Limiter;
+  private readonly reportCredentialLimiter: Limiter;
+  private readonly reportCheckLimiter: Limiter;
   private readonly redis: RedisRateLimitOptions | null;
   /** Results produced by an insurance limiter (so Redis served every other result). */
   private readonly insured = new WeakSet<RateLimiterRes>();
@@ -115,6 +141,57 @@ export class RateLimits {
       'auth-failures',
       AUTH_FAILURES_PER_SOURCE,
       AUTH_FAILURE_WINDOW_SECONDS,
+    );
+    this.reportSourceLimiter = this.limiter(
+      'reports-per-ip',
+      REPORTS_PER_SOURCE,
+      REPORT_WINDOW_SECONDS,
+    );
+    this.reportCredentialLimiter = this.limiter(
+      'reports-per-credential',
+      REPORTS_PER_CREDENTIAL,
+      REPORT_WINDOW_SECONDS,
+    );
+    this.reportCheckLimiter = this.limiter(
+      'report-checks-per-ip',
+      REPORT_CHECKS_PER_SOURCE,
+      REPORT_WINDOW_SECONDS,
+    );
+  }
+
+  /** Count one report filed without a credential from `ip`'s source (API or page). */
+  consumeReportFromSource(ip: string): Promise<RateLimitState> {
+    return this.consume(
+      this.reportSourceLimiter,
+      `report:${sourceOf(ip)}`,
+      'reports-per-ip',
+      REPORTS_PER_SOURCE,
+      REPORT_WINDOW_SECONDS,
+    );
+  }
+
+  /**
+   * Count one report filed with a credential.
+   * @param credentialId the key id or license id behind the credential (never the secret).
+   */
+  consumeReportFromCredential(credentialId: string): Promise<RateLimitState> {
+    return this.consume(
+      this.reportCredentialLimiter,
+      `report:${credentialId}`,
+      'reports-per-credential',
+      REPORTS_PER_CREDENTIAL,
+      REPORT_WINDOW_SECONDS,
+    );
+  }
+
+  /** Count one verdict look-up of the `GET /report` page from `ip`'s source. */
+  consumeReportCheck(ip: string): Promise<RateLimitState> {
+    return this.consume(
+      this.reportCheckLimiter,
+      `check:${sourceOf(ip)}`,
+      'report-checks-per-ip',
+      REPORT_CHECKS_PER_SOURCE,
+      REPORT_WINDOW_SECONDS,
     );
   }
 

@@ -16,6 +16,7 @@ import type { HttpClient } from '../net/index.js';
 import type { DetectionObserver } from '../observability/observer.js';
 import { createPageLayer, type PageLayer, type PageLayerOptions } from '../page/page-layer.js';
 import { OutageNotice, type Redis } from '../redis/redis-client.js';
+import { ReportService } from '../service/report-service.js';
 import { DetectionService, type VerdictTtlConfig } from '../service/detection-service.js';
 import { cacheGeneration, SharedVerdictCache } from '../service/shared-verdict-cache.js';
 import type { Store } from '../store/ports/store.js';
@@ -79,6 +80,8 @@ export interface DetectionDeps {
 /** A built pipeline. */
 export interface DetectionPipeline {
   service: DetectionService;
+  /** Reports from users, judged by `service` (every door files through it). */
+  reports: ReportService;
   /** Layer 2, or null. Its index is loaded; polling is the caller's choice (`startPolling`). */
   intel: IntelLayer | null;
   /** The outbound client of layer 2 (the feed refresher uses it); null without network. */
@@ -159,5 +162,9 @@ export async function buildDetection(deps: DetectionDeps): Promise<DetectionPipe
     // Verdicts of the new index go under a new generation: the old ones are never read again.
     sharedCache?.setGeneration(generation());
   });
-  return { service, intel, intelHttp: assembled?.http ?? null, page, close };
+  const reports = new ReportService(service, store, clock, () => ({
+    engineVersion: SERVICE_VERSION,
+    dataVersion: engineDataDigest(),
+  }));
+  return { service, reports, intel, intelHttp: assembled?.http ?? null, page, close };
 }

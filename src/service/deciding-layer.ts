@@ -14,6 +14,8 @@ import type { DecidingLayer } from '../observability/observer.js';
  *   `llm_judge` when the LLM judge's finding counted (`page:llm_judge`); else `page` for any other
  *   page finding (`page:` codes); else `intel` when the domain age or Web Risk's extended coverage
  *   added the rule (`rule:fresh_lookalike`, `rule:web_risk_extended_coverage`); else `url`.
+ * - An operator's override (`override:` codes, always first) decides whatever the layers found:
+ *   `override`.
  * - `safe`: `intel` for a feed's allow entry (`allowlist:`), `url` for a brand's own or a popular
  *   domain (`official_domain:`, `popular_domain`), else `none`.
  *
@@ -22,6 +24,7 @@ import type { DecidingLayer } from '../observability/observer.js';
  */
 export function decidingLayer(verdict: Verdict): DecidingLayer {
   const codes = verdict.details.matched_patterns;
+  if (codes[0]?.startsWith('override:') === true) return 'override';
   if (verdict.verdict === 'safe') {
     let url = false;
     for (const code of codes) {

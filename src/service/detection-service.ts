@@ -8,6 +8,8 @@
 import { hash } from 'node:crypto';
 
 import { type Clock, monthOf, secondsToNextMonth } from '../clock.js';
+import { applyOverride } from '../corrections/override-verdict.js';
+import { VerdictOverrides } from '../corrections/verdict-overrides.js';
 import { BoundedMemo } from '../engine/bounded-memo.js';
 import type { Engine } from '../engine/create-engine.js';
 import { analyzeParsedUrl, judgeAnalysedUrl } from '../engine/detect.js';
@@ -100,6 +102,8 @@ export class DetectionService {
   private readonly onPageError: ((error: unknown) => void) | undefined;
   /** Told about served verdicts, cache lookups and layer durations (metrics); null: nothing. */
   private readonly observer: DetectionObserver | null;
+  /** The operator's overrides, applied to every verdict served. */
+  private readonly overrides: VerdictOverrides;
   /** Fresh judgements in progress by normalized URL: concurrent requests share one page fetch. */
   private readonly inflight = new Map<string, Promise<FreshVerdict>>();
 
@@ -141,6 +145,7 @@ export class DetectionService {
     this.onPageError = options.onPageError;
     this.shared = options.sharedCache ?? null;
     this.observer = options.observer ?? null;
+    this.overrides = new VerdictOverrides(this.store.overrides, this.clock);
   }
 
   /** Which layers run now (feeds may be imported while the service runs). */
@@ -174,33 +179,46 @@ export class DetectionService {
 
   /**
    * Judge a validated URL, from the verdict cache when it was judged before, and record a
-   * non-safe verdict in the domain's history. Never fails because of layer 2 (its sources
-   * degrade to unknown).
+   * non-safe verdict in the domain's history. An operator's override that covers the URL decides
+   * the verdict served (`corrections/override-verdict.ts`); the cache keeps the layers' verdict,
+   * so adding or removing an override takes effect on the next request. Never fails because of
+   * layer 2 (its sources degrade to unknown).
+   *
+   * @throws what the store throws when the overrides cannot be read (`service_unavailable`).
    */
   async judge(url: ParsedUrl): Promise<Verdict> {
-    const cached = this.cache.get(url.href);
+    // Read before judging, so an override committed before the request is never missed.
+    const override = await this.overrides.match(url);
     const observer = this.observer;
+    const cached = this.cache.get(url.href);
+    let verdict: Verdict;
+    let history: () => string | null;
     if (cached !== undefined) {
-      if (observer !== null) {
-        observer.cacheLookup('l1', true);
-        observer.verdictServed(cached.verdict, decidingLayer(cached));
-      }
+      observer?.cacheLookup('l1', true);
+      verdict = cached;
       // A cached verdict's history key comes from the URL; a fresh one's from its analysis.
-      if (cached.verdict !== 'safe') this.recordHistory(historyKey(this.engine, url), cached);
-      return cached;
+      history = () => historyKey(this.engine, url);
+    } else {
+      observer?.cacheLookup('l1', false);
+      let pending = this.inflight.get(url.href);
+      if (pending === undefined) {
+        pending = this.judgeMiss(url).finally(() => this.inflight.delete(url.href));
+        this.inflight.set(url.href, pending);
+      }
+      const fresh = await pending;
+      verdict = fresh.verdict;
+      history = () => fresh.historyKey;
     }
-    observer?.cacheLookup('l1', false);
-    let pending = this.inflight.get(url.href);
-    if (pending === undefined) {
-      pending = this.judgeMiss(url).finally(() => this.inflight.delete(url.href));
-      this.inflight.set(url.href, pending);
+    if (override !== null) {
+      // The operator's word is served but not recorded in the history: the history holds what
+      // the layers observed, and an override removed later must leave nothing behind.
+      const served = applyOverride(verdict, override);
+      observer?.verdictServed(served.verdict, 'override');
+      return served;
     }
-    const fresh = await pending;
-    if (observer !== null) {
-      observer.verdictServed(fresh.verdict.verdict, decidingLayer(fresh.verdict));
-    }
-    if (fresh.verdict.verdict !== 'safe') this.recordHistory(fresh.historyKey, fresh.verdict);
-    return fresh.verdict;
+    observer?.verdictServed(verdict.verdict, decidingLayer(verdict));
+    if (verdict.verdict !== 'safe') this.recordHistory(history(), verdict);
+    return verdict;
   }
 
   /**

@@ -151,7 +151,11 @@ export interface OverrideStore {
    * Mark an override removed at `at` by `by`. Atomic and idempotent.
    * @returns `removed`, `already_removed` or `not_found`.
    */
-  removeOverride(id: string, at: number, by: string): Promise<'removed' | 'already_removed' | 'not_found'>;
+  removeOverride(
+    id: string,
+    at: number,
+    by: string,
+  ): Promise<'removed' | 'already_removed' | 'not_found'>;
   /**
    * The overrides not removed. Called on every verdict served, so adapters cache it; a change
    * committed by any process (another instance, the CLI) is seen on the next call: SQLite by
