@@ -11,10 +11,14 @@
  * referrer.
  */
 
-import { hash } from 'node:crypto';
-
 import escapeHtml from 'escape-html';
 
+import {
+  htmlDocument,
+  PAGE_HEADERS,
+  scriptlessPagePolicy,
+  styleHashSource,
+} from '../http/html-page.js';
 import type { AuthorizationPageView } from './authorization-request.js';
 import { describeRedirectTarget, redirectSource } from './redirect-uri.js';
 
@@ -36,15 +40,10 @@ button.deny{background:#fff;color:#1d2330;border-color:#aab}
 `.trim();
 
 /** CSP hash of the one inline style block (CSP3 'sha256-…' source). */
-const STYLE_HASH = `'sha256-${hash('sha256', STYLE, 'base64')}'`;
+const STYLE_HASH = styleHashSource(STYLE);
 
 /** Response headers of every authorization-page response (page, error page, redirect). */
-export const PAGE_HEADERS: Readonly<Record<string, string>> = {
-  'cache-control': 'no-store',
-  pragma: 'no-cache',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-};
+export { PAGE_HEADERS };
 
 /**
  * The Content-Security-Policy of a page.
@@ -54,13 +53,7 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
  */
 export function pageSecurityPolicy(redirectUri: string | null): string {
   const formAction = redirectUri === null ? "'none'" : `'self' ${redirectSource(redirectUri)}`;
-  return [
-    "default-src 'none'",
-    `style-src ${STYLE_HASH}`,
-    `form-action ${formAction}`,
-    "frame-ancestors 'none'",
-    "base-uri 'none'",
-  ].join('; ');
+  return scriptlessPagePolicy(STYLE_HASH, formAction);
 }
 
 /** The sign-in page for a pending authorization. */
@@ -127,19 +120,5 @@ export function renderErrorPage(message: string): string {
 }
 
 function document(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>${body}
-</main>
-</body>
-</html>
-`;
+  return htmlDocument(title, STYLE, body);
 }

@@ -6,7 +6,8 @@
  * verdict cache when a client is given, unless given) and the
  * payment gate, and registers the three doors side
  * by side on one Fastify instance — the HTTP API (`http/`: detect, status, OpenAPI), the MCP
- * connector (`mcp/`) and its OAuth authorization server (`oauth/`) — with request ids, CORS and
+ * connector (`mcp/`) and its OAuth authorization server (`oauth/`) — and the `GET /report` page
+ * for site owners (`http/report-page/`), with request ids, CORS and
  * error mapping. It never listens: `startServer()` (`server/start-server.ts`) does, tests use
  * `inject()`.
  */
@@ -21,6 +22,7 @@ import type { Clock } from '../clock.js';
 import type { Config, TrustProxy } from '../config/config.js';
 import type { Engine } from '../engine/create-engine.js';
 import { toErrorResponse } from '../http/error-body.js';
+import { registerReportPage } from '../http/report-page/report-page-routes.js';
 import { registerDetectBatchRoute } from '../http/routes/detect-batch-route.js';
 import { registerDetectRoute } from '../http/routes/detect-route.js';
 import { registerMetricsRoute } from '../http/routes/metrics-route.js';
@@ -323,6 +325,14 @@ export async function buildApp(deps: AppDeps) {
     clock: deps.clock,
     publicBaseUrl: deps.config.publicBaseUrl,
     limits,
+  });
+  // The page for site owners: a verdict and a dispute form, in plain HTML (README "Verdict
+  // corrections").
+  await registerReportPage(app, {
+    service,
+    reports: detection.reports,
+    limits,
+    publicBaseUrl: deps.config.publicBaseUrl,
   });
   return app;
 }
