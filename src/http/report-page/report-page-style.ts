@@ -43,6 +43,7 @@ button{font:inherit;font-weight:600;margin-top:1.5rem;padding:.65rem 1.3rem;bord
 .verdict dd{margin:0}
 .done{border:2px solid #1a7f37;border-left-width:10px;border-radius:8px;background:#e8f5ec;padding:.75rem 1rem}
 .report-id{font-family:ui-monospace,monospace;font-size:1.1rem;font-weight:700;word-break:break-all}
+form+p{margin-top:1.5rem}
 .privacy{font-size:.9rem;color:#4a5160;margin-top:1.5rem}
 `.trim();
 
