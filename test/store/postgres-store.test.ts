@@ -1,9 +1,9 @@
 /**
  * The PostgreSQL store against the machine's PostgreSQL server, on a fresh database for this
- * file: the same store, license and OAuth contracts as SQLite (each test on emptied tables), and
- * what only PostgreSQL has: migrations under an advisory lock when several instances start at
- * once, a refusal of a schema newer than this linkguard, and 503 `service_unavailable` when the
- * server cannot be reached.
+ * file: the same store, license, OAuth and correction contracts as SQLite (each test on emptied
+ * tables), and what only PostgreSQL has: migrations under an advisory lock when several
+ * instances start at once, a refusal of a schema newer than this linkguard, and 503
+ * `service_unavailable` when the server cannot be reached.
  */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +25,7 @@ import {
   usePostgresDatabase,
 } from '../helpers/postgres.js';
 import { runCli } from '../helpers/run-cli.js';
+import { describeCorrectionStoreContract } from './correction-store-contract.js';
 import { describeLicenseStoreContract } from './license-store-contract.js';
 import { describeOAuthStore } from './oauth-store-contract.js';
 import { describeStoreContract } from './store-contract.js';
@@ -40,6 +41,19 @@ async function freshStore(): Promise<Store> {
 
 describeStoreContract('postgres', freshStore);
 describeLicenseStoreContract('postgres', freshStore);
+describeCorrectionStoreContract('postgres', async () => {
+  const a = await freshStore();
+  const b = await openPostgresStore(databaseUrl());
+  return {
+    a,
+    b,
+    seenOnNextCall: false,
+    close: async () => {
+      await a.close();
+      await b.close();
+    },
+  };
+});
 describeOAuthStore('PostgreSQL', async () => {
   const a = await freshStore();
   const b = await openPostgresStore(databaseUrl());
