@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { EXAMPLE_URLS } from '../../src/api/example-urls.js';
+import { addOverride } from '../../src/corrections/operator-actions.js';
 import { REPORT_CSRF_COOKIE } from '../../src/http/report-page/report-page-csrf.js';
 import { type TestApp, type TestContext, useTestApp } from '../helpers/test-app.js';
 
@@ -406,5 +407,41 @@ describe('GET /report', () => {
       payload: `csrf_token=${session.token}&url=a.example&url=b.example`,
     });
     expect(repeated.statusCode).toBe(400);
+  });
+
+  it('fills in ?url= without looking it up, and sends a direct visit of a form address back to the start', async () => {
+    const ctx = await start();
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/report?url=${encodeURIComponent('https://example.com/"><b>x')}`,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('value="https://example.com/&quot;&gt;&lt;b&gt;x"');
+    expect(res.body).not.toContain('class="verdict');
+    expect(ctx.logs.text()).not.toContain('example.com');
+    for (const path of ['/report/check', '/report/file']) {
+      const direct = await ctx.app.inject({ method: 'GET', url: path });
+      expect(direct.statusCode).toBe(303);
+      expect(direct.headers.location).toBe('/report');
+    }
+  });
+
+  it("shows the operator's override as the current verdict, naming it", async () => {
+    const ctx = await start();
+    const session = await openPage(ctx.app);
+    const override = await addOverride(ctx.store, ctx.clock, {
+      action: 'allow',
+      target: 'metamask-restore-wallet.com',
+      reason: 'The owner proved it is their support site',
+      by: 'ops@example.com',
+      expiresAt: null,
+    });
+    const checked = await post(ctx.app, '/report/check', session, { url: EXAMPLE_URLS.danger });
+    expect(checked.statusCode).toBe(200);
+    expect(checked.body).toContain('class="verdict verdict-safe"');
+    expect(checked.body).toContain('The owner proved it is their support site');
+    expect(checked.body).toContain(override.id);
+    // Safe now, so the form expects a missed threat unless the person says otherwise.
+    expect(checked.body).toMatch(/value="false_negative" checked/);
   });
 });

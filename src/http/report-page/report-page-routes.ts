@@ -4,7 +4,7 @@
  *
  * | route | what |
  * |---|---|
- * | `GET /report` | the URL form |
+ * | `GET /report` | the URL form (`?url=` fills in the field) |
  * | `POST /report/check` | the verdict and the dispute form (30 look-ups per source an hour) |
  * | `POST /report/file` | files the report, shows its id (10 reports per source an hour) |
  *
@@ -56,6 +56,9 @@ const FORM = 'application/x-www-form-urlencoded';
 /** Largest form: a 2,048-character URL and a 1,000-character comment, percent-encoded, fit. */
 const FORM_BODY_LIMIT_BYTES = 64 * 1024;
 
+/** Longest `?url=` put in the field (twice the longest URL `/v1/detect` accepts). */
+const MAX_PREFILL_LENGTH = 4096;
+
 const CSP = scriptlessPagePolicy(REPORT_PAGE_STYLE_HASH, "'self'");
 
 /** Not part of the REST API: kept out of the OpenAPI description. */
@@ -92,8 +95,16 @@ export async function registerReportPage(
 
     scope.get(REPORT_PAGE_ROUTES.page, hidden, (request, reply) => {
       const token = csrfFor(request, reply);
-      return sendPage(reply, 200, renderAskPage({ paths, csrfToken: token, url: '', error: null }));
+      const url = prefilledUrl(request.query);
+      return sendPage(reply, 200, renderAskPage({ paths, csrfToken: token, url, error: null }));
     });
+    // The forms' addresses opened directly (a bookmark, a reload after the POST was forgotten):
+    // back to the start.
+    for (const path of [REPORT_PAGE_ROUTES.check, REPORT_PAGE_ROUTES.file]) {
+      scope.get(path, hidden, (_request, reply) =>
+        reply.code(303).headers(PAGE_HEADERS).header('location', paths.page).send(),
+      );
+    }
 
     const post = { ...hidden, bodyLimit: FORM_BODY_LIMIT_BYTES };
     scope.post(REPORT_PAGE_ROUTES.check, post, (request, reply) =>
@@ -134,6 +145,16 @@ export async function registerReportPage(
     });
     return token;
   }
+}
+
+/**
+ * `?url=` of `GET /report`, put in the field (not looked up: a look-up is a POST with the CSRF
+ * token), so an operator's warning page or an agent can link to the form for a given URL. The
+ * request log keeps the path only, so the URL is not logged.
+ */
+function prefilledUrl(query: unknown): string {
+  const url = (query as Record<string, unknown> | null)?.url;
+  return typeof url === 'string' && url.length <= MAX_PREFILL_LENGTH ? url : '';
 }
 
 function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
