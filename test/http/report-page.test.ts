@@ -444,4 +444,23 @@ describe('GET /report', () => {
     // Safe now, so the form expects a missed threat unless the person says otherwise.
     expect(checked.body).toMatch(/value="false_negative" checked/);
   });
+
+  it('answers a failure of the store with a page that says nothing was filed, logging no input', async () => {
+    const ctx = await start();
+    const session = await openPage(ctx.app);
+    await ctx.store.close();
+    const res = await post(ctx.app, '/report/file', session, {
+      url: 'https://failing-site-for-test.com/path',
+      kind: 'false_negative',
+      comment: 'secret words',
+    });
+    expect(res.statusCode).toBeGreaterThanOrEqual(500);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.body).toContain('nothing was filed');
+    expect(res.body).not.toContain('secret words');
+    const logs = ctx.logs.text();
+    expect(logs).toContain('report page request failed');
+    expect(logs).not.toContain('failing-site-for-test');
+    expect(logs).not.toContain('secret words');
+  });
 });

@@ -83,7 +83,11 @@ export async function registerReportPage(
     await scope.register(cookie);
     scope.setErrorHandler((error: FastifyError, request, reply) => {
       const status = isAppError(error) ? error.status : (error.statusCode ?? 500);
+      // The error only: never the form (README "Limitations and security considerations").
       if (status >= 500) request.log.error({ err: error }, 'report page request failed');
+      if (isAppError(error) && error.retryAfter !== undefined) {
+        void reply.header('retry-after', String(error.retryAfter));
+      }
       const message =
         status === 413
           ? 'The form is too large to be read.'

@@ -18,6 +18,7 @@ import {
   reportKind,
   type ReportService,
 } from '../../service/report-service.js';
+import type { ReportRecord } from '../../store/ports/correction-store.js';
 import {
   type PageError,
   preselectedKind,
@@ -141,7 +142,7 @@ export async function fileStep(deps: ReportPageDeps, input: StepInput): Promise<
       limit,
     );
   }
-  let report;
+  let report: ReportRecord;
   try {
     report = await deps.reports.file(
       { url: form.url, kind: form.kind, comment: form.comment, contact: form.contact },
