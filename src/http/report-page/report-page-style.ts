@@ -32,7 +32,7 @@ button{font:inherit;font-weight:600;margin-top:1.5rem;padding:.65rem 1.3rem;bord
 .error-summary a,.error-summary li{color:#a0001c;font-weight:600}
 .field-error{color:#a0001c;font-weight:600;margin:0 0 .4rem}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:0;padding:0;overflow:hidden;clip-path:inset(50%);border:0;white-space:nowrap}
-[aria-invalid=true]{border-color:#a0001c}
+input[aria-invalid=true],textarea[aria-invalid=true]{border-color:#a0001c}
 .verdict{border:2px solid;border-left-width:10px;border-radius:8px;padding:.75rem 1rem;margin:.5rem 0 1rem}
 .verdict-safe{background:#e8f5ec;border-color:#1a7f37}
 .verdict-caution{background:#fff6da;border-color:#9a6700}
