@@ -357,20 +357,36 @@ describe('POST /v1/reports: refused', () => {
 });
 
 describe('POST /v1/reports: privacy', () => {
-  it('the URL, comment and contact are stored but never logged', async () => {
-    const ctx = await start();
+  it('the URL, comment, contact, key and client address are never logged', async () => {
+    const ctx = await start({ logLevel: 'debug' });
+    const key = await createEnterpriseKey(ctx.store);
     const url = 'https://report-privacy-probe.example-shop.net/account/42';
-    const response = await report(ctx.app, {
+    const body = {
       url,
       kind: 'false_negative',
       comment: 'privacy-probe-comment-7f3a',
       contact: 'privacy-probe@example-shop.net',
-    });
-    const stored = await storedReport(ctx.store, response);
-    expect(stored.url).toBe(url);
+    };
+    const client = '203.0.113.201';
+    const anonymous = await storedReport(ctx.store, await report(ctx.app, body, {}, client));
+    const keyed = await storedReport(
+      ctx.store,
+      await report(ctx.app, body, { authorization: key.bearer }, client),
+    );
+    expect(anonymous.url).toBe(url);
+    expect(keyed.comment).toBe(body.comment);
+    const refused = await report(ctx.app, { ...body, comment: 'privacy-probe-comment'.repeat(60) });
+    expect(refused.statusCode).toBe(400);
     const logs = ctx.logs.text();
-    expect(logs).toContain(stored.id);
-    for (const secret of ['report-privacy-probe', 'privacy-probe-comment', 'privacy-probe@']) {
+    expect(logs).toContain(anonymous.id);
+    expect(logs).toContain(keyed.id);
+    for (const secret of [
+      'report-privacy-probe',
+      'privacy-probe-comment',
+      'privacy-probe@',
+      key.raw,
+      client,
+    ]) {
       expect(logs).not.toContain(secret);
     }
   });
