@@ -12,6 +12,7 @@
 import type { TSchema } from 'typebox';
 
 import { normalizeUrl } from '../engine/url/normalize-url.js';
+import { REPORTS_PER_CREDENTIAL, REPORTS_PER_SOURCE } from '../ratelimit/rate-limits.js';
 import {
   API_KEY_REQUIRED_MESSAGE,
   DetectBatchResponseSchema,
@@ -403,7 +404,7 @@ export const COMMENT_TOO_LONG_EXAMPLE = reportBodyExample({
 export const REPORT_BUDGET_EXAMPLE = errorBody(
   429,
   'rate_limited',
-  'Too many reports from this address: at most 10 per hour',
+  `Too many reports from this address: at most ${String(REPORTS_PER_SOURCE)} per hour`,
   { retry_after: 2917 },
 );
 
@@ -452,8 +453,9 @@ export function reportResponses(): Record<number, TSchema> {
     ...sharedErrors(),
     429: documented(
       err,
-      'Too Many Requests — `rate_limited`: the report budget is spent (10 per hour per source ' +
-        'address without a credential, 100 per hour per key or license), or failed ' +
+      'Too Many Requests — `rate_limited`: the report budget is spent ' +
+        `(${String(REPORTS_PER_SOURCE)} per hour per source address without a credential, ` +
+        `${String(REPORTS_PER_CREDENTIAL)} per hour per key or license), or failed ` +
         'authentications from this source (`auth_failures`); `retry_after` and Retry-After in ' +
         'seconds.',
       {

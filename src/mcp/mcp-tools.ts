@@ -27,7 +27,7 @@ import { normalizeUrl, type ParsedUrl } from '../engine/url/normalize-url.js';
 import type { Verdict } from '../engine/verdict.js';
 import { AppError, withRetryHint } from '../errors.js';
 import { historyKey } from '../intel/history-key.js';
-import type { RateLimits } from '../ratelimit/rate-limits.js';
+import { type RateLimits, REPORTS_PER_CREDENTIAL } from '../ratelimit/rate-limits.js';
 import { reportBudgetRefusal } from '../ratelimit/report-budget.js';
 import type { DetectionService } from '../service/detection-service.js';
 import type { ReportService } from '../service/report-service.js';
@@ -134,7 +134,8 @@ export const TOOLS: readonly Tool[] = [
       '(kind false_positive), or a site that scammed or phished them was judged safe (kind ' +
       "false_negative). Files a report for the service's operator with the current verdict; it " +
       'does not change the verdict now. Only report what your human disputes, never on your ' +
-      'own guess; include their reason as comment. Free; at most 100 reports per hour.',
+      'own guess; include their reason as comment. Free; at most ' +
+      `${String(REPORTS_PER_CREDENTIAL)} reports per hour.`,
     inputSchema: json(ReportUrlInputSchema),
     outputSchema: json(orToolError(ReportUrlResultSchema)),
     // It writes (a report in the operator's queue) but changes and deletes nothing; each call

@@ -26,6 +26,7 @@ import {
 } from '../../src/api/response-docs.js';
 import { DANGER_VERDICT_EXAMPLE, SAFE_VERDICT_EXAMPLE } from '../../src/api/verdict-examples.js';
 import { type ErrorCode, STATUS_BY_CODE } from '../../src/errors.js';
+import { REPORTS_PER_SOURCE } from '../../src/ratelimit/rate-limits.js';
 import { detect, detectRaw, detectWithKey, jsonBody } from '../helpers/detect-request.js';
 import { createEnterpriseKey } from '../helpers/enterprise-key.js';
 import { type TestContext, useTestApp } from '../helpers/test-app.js';
@@ -206,7 +207,7 @@ describe('report examples are real answers', () => {
     expect(jsonBody(await fileReport(context, { url: EXAMPLE_URLS.refused, kind }))).toEqual(
       INVALID_URL_EXAMPLE,
     );
-    for (let i = 1; i < 10; i += 1) await fileReport(context, { url, kind });
+    for (let i = 1; i < REPORTS_PER_SOURCE; i += 1) await fileReport(context, { url, kind });
     const refused = jsonBody(await fileReport(context, { url, kind }));
     expect({ ...refused, retry_after: 0 }).toEqual({ ...REPORT_BUDGET_EXAMPLE, retry_after: 0 });
   });

@@ -11,7 +11,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { reportBodyError, reportReceipt, ReportRequestSchema } from '../../api/report-schemas.js';
 import { reportResponses } from '../../api/response-docs.js';
 import type { Clock } from '../../clock.js';
-import type { RateLimits } from '../../ratelimit/rate-limits.js';
+import {
+  type RateLimits,
+  REPORTS_PER_CREDENTIAL,
+  REPORTS_PER_SOURCE,
+} from '../../ratelimit/rate-limits.js';
 import { reportBudgetRefusal } from '../../ratelimit/report-budget.js';
 import type {
   ReportOrigin,
@@ -53,8 +57,9 @@ export function registerReportsRoute(app: TypedApp, deps: ReportsDeps): void {
           'and data versions, for the operator to review (`linkguard reports list`); an accepted ' +
           'report usually becomes an override that changes the verdict for every caller. Free: ' +
           'no payment and no usage is counted. Send an enterprise key (`Bearer sk_live_…`) or a ' +
-          'connector access token (`Bearer mcp_at_…`): up to 100 reports per hour per key or ' +
-          'license; or nothing: up to 10 reports per hour per source address (shared with the ' +
+          `connector access token (\`Bearer mcp_at_…\`): up to ${String(REPORTS_PER_CREDENTIAL)} ` +
+          'reports per hour per key or license; or nothing: up to ' +
+          `${String(REPORTS_PER_SOURCE)} reports per hour per source address (shared with the ` +
           '`/report` page). A 202 and a 429 carry the rate-limit header fields of that budget. ' +
           'The URL, comment and contact are stored, since a report is a deliberate submission; ' +
           'no IP address or header is kept.',
