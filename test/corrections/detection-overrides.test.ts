@@ -12,7 +12,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import type { Clock } from '../../src/clock.js';
-import { addOverride, removeOverride, resolveReport } from '../../src/corrections/operator-actions.js';
+import {
+  addOverride,
+  removeOverride,
+  resolveReport,
+} from '../../src/corrections/operator-actions.js';
 import { DetectionService } from '../../src/service/detection-service.js';
 import { ReportService } from '../../src/service/report-service.js';
 import type { Store } from '../../src/store/ports/store.js';
@@ -50,12 +54,12 @@ interface Pair {
 const databaseUrl = usePostgresDatabase();
 
 const stores: Record<'sqlite' | 'postgres', () => Promise<Pair>> = {
-  sqlite: async () => {
+  sqlite: () => {
     const dir = mkdtempSync(join(tmpdir(), 'lg-overrides-'));
     const path = join(dir, 'store.db');
-    const serving = await openSqliteStore(path);
-    const operator = await openSqliteStore(path);
-    return {
+    const serving = openSqliteStore(path);
+    const operator = openSqliteStore(path);
+    return Promise.resolve({
       serving,
       operator,
       immediate: true,
@@ -64,7 +68,7 @@ const stores: Record<'sqlite' | 'postgres', () => Promise<Pair>> = {
         await operator.close();
         rmSync(dir, { recursive: true, force: true });
       },
-    };
+    });
   },
   postgres: async () => {
     const serving = await openPostgresStore(databaseUrl());
@@ -97,7 +101,8 @@ describe.each(['sqlite', 'postgres'] as const)('overrides served over %s', (kind
   });
   afterEach(async () => {
     for (const o of await pair.operator.overrides.listOverrides()) {
-      if (o.removedAt === null) await pair.operator.overrides.removeOverride(o.id, clock.now(), 't');
+      if (o.removedAt === null)
+        await pair.operator.overrides.removeOverride(o.id, clock.now(), 't');
     }
   });
 
