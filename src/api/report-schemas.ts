@@ -8,6 +8,7 @@
  */
 import Type, { type Static } from 'typebox';
 
+import { codePointLength } from '../corrections/code-points.js';
 import { MAX_URL_LENGTH } from '../engine/url/normalize-url.js';
 import { AppError } from '../errors.js';
 import { MAX_REPORT_COMMENT, MAX_REPORT_CONTACT } from '../service/report-service.js';
@@ -141,7 +142,7 @@ export function reportBodyError(body: unknown): AppError {
         reason: 'invalid_comment',
       });
     }
-    if (Array.from(comment).length > MAX_REPORT_COMMENT) {
+    if (codePointLength(comment) > MAX_REPORT_COMMENT) {
       return new AppError(
         'invalid_request',
         `comment is longer than ${String(MAX_REPORT_COMMENT)} characters`,
@@ -152,7 +153,7 @@ export function reportBodyError(body: unknown): AppError {
   if (
     contact !== undefined &&
     contact !== null &&
-    (typeof contact !== 'string' || Array.from(contact).length > MAX_REPORT_CONTACT)
+    (typeof contact !== 'string' || codePointLength(contact) > MAX_REPORT_CONTACT)
   ) {
     return new AppError('invalid_request', 'contact must be an email address', {
       reason: 'invalid_contact',
