@@ -11,7 +11,7 @@
  * `danger` verdict is a successful check (`isError: false`). A Premium license's batch is
  * reserved whole before any URL is checked: one that does not fit the month's remaining checks is
  * refused whole and spends nothing (README "Premium licenses"). A report is free: it spends only
- * the credential's report budget (100 an hour), never a check.
+ * the credential's report budget (`REPORTS_PER_CREDENTIAL` an hour), never a check.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { TSchema } from 'typebox';
@@ -30,7 +30,7 @@ import { historyKey } from '../intel/history-key.js';
 import { type RateLimits, REPORTS_PER_CREDENTIAL } from '../ratelimit/rate-limits.js';
 import { reportBudgetRefusal } from '../ratelimit/report-budget.js';
 import type { DetectionService } from '../service/detection-service.js';
-import type { ReportService } from '../service/report-service.js';
+import type { ReportService, ReportSubmission } from '../service/report-service.js';
 import type { ReportRecord } from '../store/ports/correction-store.js';
 import type { Store } from '../store/ports/store.js';
 import type { McpGrant } from './mcp-grant.js';
@@ -229,7 +229,7 @@ export async function callTool(
           `Invalid arguments for tool ${name}: ${reportBodyError(args ?? {}).message}`,
         );
       }
-      return reportUrl(deps, grant, args as Parameters<ReportService['file']>[0]);
+      return reportUrl(deps, grant, args as ReportSubmission);
     }
     default:
       throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
@@ -426,7 +426,7 @@ async function judgeForLicense(
 async function reportUrl(
   deps: ToolDeps,
   grant: McpGrant,
-  submission: Parameters<ReportService['file']>[0],
+  submission: ReportSubmission,
 ): Promise<CallToolResult> {
   const sourceId = grant.kind === 'enterprise' ? grant.key.id : grant.licenseId;
   let report: ReportRecord;
