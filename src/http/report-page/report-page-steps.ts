@@ -11,13 +11,7 @@
 import { type AppError, isAppError } from '../../errors.js';
 import type { RateLimits, RateLimitState } from '../../ratelimit/rate-limits.js';
 import type { DetectionService } from '../../service/detection-service.js';
-import {
-  MAX_REPORT_COMMENT,
-  reportComment,
-  reportContact,
-  reportKind,
-  type ReportService,
-} from '../../service/report-service.js';
+import { MAX_REPORT_COMMENT, type ReportService } from '../../service/report-service.js';
 import type { ReportRecord } from '../../store/ports/correction-store.js';
 import {
   type PageError,
@@ -129,7 +123,7 @@ export async function fileStep(deps: ReportPageDeps, input: StepInput): Promise<
       html: (csrfToken) => renderAskPage({ paths, csrfToken, url: form.url, error: url.error }),
     };
   }
-  const problem = formProblem(form);
+  const problem = formProblem(deps, form);
   if (problem !== null) return dispute(400, problem);
   const limit = await deps.limits.consumeReportFromSource(input.ip);
   if (!limit.allowed) {
@@ -181,10 +175,10 @@ function parseUrl(
 }
 
 /**
- * The first problem of the dispute form, checked by the functions `ReportService.file()` uses
- * (so the page and the API accept the same input), or null.
+ * The first problem of the dispute form, found by `ReportService.check()` — what `file()` would
+ * refuse — so the page and `POST /v1/reports` accept the same input; null when there is none.
  */
-function formProblem(form: ReportForm): PageError | null {
+function formProblem(deps: ReportPageDeps, form: ReportForm): PageError | null {
   if (form.kind === '') {
     return {
       field: 'kind',
@@ -192,9 +186,7 @@ function formProblem(form: ReportForm): PageError | null {
     };
   }
   try {
-    reportKind(form.kind);
-    reportComment(form.comment);
-    reportContact(form.contact);
+    deps.reports.check(form);
     return null;
   } catch (error) {
     const refused = isAppError(error) ? fieldError(error, form) : null;
