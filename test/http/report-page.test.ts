@@ -169,7 +169,9 @@ describe('GET /report', () => {
     expect(stored?.verdict.verdict).toBe('danger');
     expect(stored?.verdict.brand).toBe('MetaMask');
 
-    // Nothing the user submitted reached the logs, nor their address.
+    // The filing is logged by id, kind and source; nothing the user submitted, nor their address.
+    const filedLine = ctx.logs.records().find((r) => r.msg === 'report filed');
+    expect(filedLine?.report).toEqual({ id, kind: 'false_positive', source: 'page' });
     const logs = ctx.logs.text();
     expect(logs).not.toContain('metamask-restore-wallet');
     expect(logs).not.toContain('owner@example.com');

@@ -130,6 +130,8 @@ export async function registerReportPage(
     }
     const csrfOk = csrfTokenMatches(form.csrf_token, request.cookies[REPORT_CSRF_COOKIE]);
     const result = await step(deps, { paths, form: form.fields, csrfOk, ip: request.ip });
+    // Ids and kinds only, as `POST /v1/reports` logs: the URL, comment and contact stay out.
+    if (result.filed !== undefined) request.log.info({ report: result.filed }, 'report filed');
     if (result.limit !== null) setRateLimitHeaders(reply, result.limit);
     if (result.status === 429 && result.limit !== null) {
       void reply.header('retry-after', String(result.limit.resetSeconds));

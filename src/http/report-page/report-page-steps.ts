@@ -39,6 +39,8 @@ export interface StepResult {
   html: (csrfToken: string) => string;
   /** The budget spent, for the rate-limit headers; null when none was counted. */
   limit: RateLimitState | null;
+  /** The report filed, for the log line (id and kind only). */
+  filed?: Pick<ReportRecord, 'id' | 'kind' | 'source'>;
 }
 
 /** One submission of a step. */
@@ -150,6 +152,7 @@ export async function fileStep(deps: ReportPageDeps, input: StepInput): Promise<
   return {
     status: 200,
     limit,
+    filed: { id: report.id, kind: report.kind, source: report.source },
     html: () => renderFiledPage({ paths, reportId: report.id, url: report.url, kind: report.kind }),
   };
 }
