@@ -1,8 +1,18 @@
 /**
  * @module store/store-values
  * Value rules both store adapters apply the same way: months, counts, and how long spent OAuth
- * codes are kept. One copy, so SQLite and PostgreSQL cannot drift apart.
+ * codes are kept, report filters and resolutions. One copy, so SQLite and PostgreSQL cannot drift
+ * apart.
  */
+
+import {
+  type NewOverride,
+  REPORT_KINDS,
+  type ReportFilter,
+  type ReportKind,
+  type ReportResolution,
+  type ReportStatus,
+} from './ports/correction-store.js';
 
 /** A `YYYY-MM` month with a month 01–12. */
 export const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
@@ -46,3 +56,54 @@ export const ABANDONED_REGISTRATION_TTL_MS = 24 * 60 * 60 * 1000;
  * registration cap, one hour. After it the column is cleared.
  */
 export const REGISTRATION_SOURCE_WINDOW_MS = 60 * 60 * 1000;
+
+/**
+ * A report filter's values as both adapters query them, checked: the CLI passes operator input
+ * through, and an unknown status or kind must be an error, not an empty list.
+ *
+ * @returns `status` (null: any), `kind` (null: any) and `limit` (null: all).
+ * @throws RangeError for a status other than `open`, `accepted`, `rejected`, `resolved`; a kind
+ *   other than `false_positive`, `false_negative`; a limit that is not an integer ≥ 1.
+ */
+/** The statuses a report filter may name. */
+const FILTER_STATUSES: ReadonlySet<string> = new Set(['open', 'accepted', 'rejected', 'resolved']);
+
+export function reportFilterValues(filter: ReportFilter): {
+  status: ReportStatus | 'resolved' | null;
+  kind: ReportKind | null;
+  limit: number | null;
+} {
+  const status = filter.status ?? null;
+  if (status !== null && !FILTER_STATUSES.has(status)) {
+    throw new RangeError(`unknown report status "${status}"`);
+  }
+  const kind = filter.kind ?? null;
+  if (kind !== null && !REPORT_KINDS.includes(kind)) {
+    throw new RangeError(`unknown report kind "${kind}"`);
+  }
+  const limit = filter.limit ?? null;
+  if (limit !== null) requireInteger('limit', limit, 1);
+  return { status, kind, limit };
+}
+
+/**
+ * The override a resolution adds, with `reportId` set to the resolved report, after checking
+ * the resolution.
+ *
+ * @returns null when the resolution adds no override.
+ * @throws RangeError when `resolution.status` is not `accepted` or `rejected`, or when its
+ *   override already names another report.
+ */
+export function resolutionOverride(id: string, resolution: ReportResolution): NewOverride | null {
+  // Typed as a string: callers pass operator input through, whatever the type says.
+  const status: string = resolution.status;
+  if (status !== 'accepted' && status !== 'rejected') {
+    throw new RangeError(`a report resolves as accepted or rejected, not "${status}"`);
+  }
+  const override = resolution.override;
+  if (override === null) return null;
+  if (override.reportId !== null && override.reportId !== id) {
+    throw new RangeError(`the override of report ${id} names report ${override.reportId}`);
+  }
+  return { ...override, reportId: id };
+}

@@ -25,6 +25,8 @@ export function timedStore(store: Store, observer: StoreObserver): Store {
     intel: timedPort(store.intel, 'intel', observer),
     licenses: timedPort(store.licenses, 'licenses', observer),
     oauth: timedPort(store.oauth, 'oauth', observer),
+    reports: timedPort(store.reports, 'reports', observer),
+    overrides: timedPort(store.overrides, 'overrides', observer),
     ping: () => ping() as Promise<void>,
     close: () => store.close(),
   };

@@ -25,6 +25,7 @@ import {
   usePostgresDatabase,
 } from '../helpers/postgres.js';
 import { runCli } from '../helpers/run-cli.js';
+import { describeCorrectionStoreContract } from './correction-store-contract.js';
 import { describeLicenseStoreContract } from './license-store-contract.js';
 import { describeOAuthStore } from './oauth-store-contract.js';
 import { describeStoreContract } from './store-contract.js';
@@ -40,6 +41,19 @@ async function freshStore(): Promise<Store> {
 
 describeStoreContract('postgres', freshStore);
 describeLicenseStoreContract('postgres', freshStore);
+describeCorrectionStoreContract('postgres', async () => {
+  const a = await freshStore();
+  const b = await openPostgresStore(databaseUrl());
+  return {
+    a,
+    b,
+    seenOnNextCall: false,
+    close: async () => {
+      await a.close();
+      await b.close();
+    },
+  };
+});
 describeOAuthStore('PostgreSQL', async () => {
   const a = await freshStore();
   const b = await openPostgresStore(databaseUrl());

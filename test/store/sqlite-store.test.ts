@@ -13,6 +13,7 @@ import type { StoredVerdict } from '../../src/store/ports/usage-store.js';
 import { migrate, type Migration, MIGRATIONS } from '../../src/store/sqlite/migrate.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { newKey } from '../helpers/enterprise-key.js';
+import { describeCorrectionStoreContract } from './correction-store-contract.js';
 import { describeLicenseStoreContract, newLicense } from './license-store-contract.js';
 import { describeStoreContract } from './store-contract.js';
 
@@ -55,6 +56,24 @@ describe('SQLite license store on a temp file', () => {
 });
 
 describeLicenseStoreContract('sqlite :memory:', () => Promise.resolve(openSqliteStore(':memory:')));
+
+describe('SQLite correction store, two connections to one temp file', () => {
+  const temp = useTempDir();
+  describeCorrectionStoreContract('sqlite file', () => {
+    const path = join(temp.dir(), 'linkguard.db');
+    const a = openSqliteStore(path);
+    const b = openSqliteStore(path);
+    return Promise.resolve({
+      a,
+      b,
+      seenOnNextCall: true,
+      close: async () => {
+        await a.close();
+        await b.close();
+      },
+    });
+  });
+});
 
 describe('openSqliteStore', () => {
   const temp = useTempDir();
@@ -336,7 +355,7 @@ describe('migrate', () => {
     db.prepare(
       "INSERT INTO payment_claims (chain, tx_id, nonce, payer, amount_atomic, claimed_at) VALUES ('base', '0x1', 'paid', 'p', '10000', 1000)",
     ).run();
-    expect(migrate(db)).toEqual([6, 7]);
+    expect(migrate(db, MIGRATIONS.slice(0, 7))).toEqual([6, 7]);
     expect(db.prepare('SELECT nonce, url_hash AS urlHash FROM payment_nonces').all()).toEqual([
       { nonce: 'paid', urlHash: '' },
     ]);

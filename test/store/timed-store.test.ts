@@ -4,6 +4,8 @@
  * server, as in postgres-store.test.ts), and each port method it forwards is counted
  * under its port and name, with its failures, in the real `ServiceMetrics`.
  */
+import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
 import { ServiceMetrics } from '../../src/observability/metrics.js';
@@ -12,6 +14,8 @@ import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { timedStore } from '../../src/store/timed-store.js';
 import { newKey } from '../helpers/enterprise-key.js';
 import { emptyLinkguardTables, usePostgresDatabase } from '../helpers/postgres.js';
+import { useTempDir } from '../helpers/use-temp-dir.js';
+import { describeCorrectionStoreContract } from './correction-store-contract.js';
 import { describeLicenseStoreContract } from './license-store-contract.js';
 import { describeStoreContract } from './store-contract.js';
 
@@ -21,6 +25,26 @@ const timedSqlite = () =>
 describeStoreContract('timed sqlite :memory:', timedSqlite);
 describeLicenseStoreContract('timed sqlite :memory:', timedSqlite);
 
+describe('timed SQLite correction store', () => {
+  const dir = useTempDir('linkguard-timed-');
+  let files = 0;
+  describeCorrectionStoreContract('timed sqlite file', () => {
+    files += 1;
+    const path = join(dir(), `store-${String(files)}.db`);
+    const a = timedStore(openSqliteStore(path), new ServiceMetrics());
+    const b = timedStore(openSqliteStore(path), new ServiceMetrics());
+    return Promise.resolve({
+      a,
+      b,
+      seenOnNextCall: true,
+      close: async () => {
+        await a.close();
+        await b.close();
+      },
+    });
+  });
+});
+
 const databaseUrl = usePostgresDatabase();
 async function timedPostgres() {
   const store = await openPostgresStore(databaseUrl());
@@ -29,6 +53,19 @@ async function timedPostgres() {
 }
 describeStoreContract('timed postgres', timedPostgres);
 describeLicenseStoreContract('timed postgres', timedPostgres);
+describeCorrectionStoreContract('timed postgres', async () => {
+  const a = await timedPostgres();
+  const b = timedStore(await openPostgresStore(databaseUrl()), new ServiceMetrics());
+  return {
+    a,
+    b,
+    seenOnNextCall: false,
+    close: async () => {
+      await a.close();
+      await b.close();
+    },
+  };
+});
 
 /** The `_count` of the duration histogram and the error counter of one operation. */
 async function counts(

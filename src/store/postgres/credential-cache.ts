@@ -15,11 +15,13 @@
  * yet connected, cut, or the server restarting) the cache is bypassed and cleared, and every
  * look-up reads the database, so a lost notification can never keep a revoked credential alive.
  * A look-up that was in flight when a notification arrived is not cached (generation check).
+ * The same listener drives the cached snapshot of the overrides in force
+ * (`notified-snapshot-cache.ts`, table `verdict_overrides`), with the same bound.
  */
 
 import pg from 'pg';
 
-/** NOTIFY channel of credential changes (payload: the table name). */
+/** NOTIFY channel of credential and override changes (payload: the table name). */
 export const CREDENTIALS_CHANNEL = 'linkguard_credentials';
 
 /** `application_name` of the listening connection (visible in `pg_stat_activity`). */
@@ -38,8 +40,19 @@ export const HEARTBEAT_MS = 2000;
 /** Reconnect delays of the listening connection after it failed, ms (then the last, repeated). */
 const RECONNECT_DELAYS_MS = [250, 1000, 5000];
 
+/**
+ * What the listener drives: a cache of one table's rows, dropped on each notification naming the
+ * table and bypassed while the listening connection is down.
+ */
+export interface NotifiedCache {
+  /** Forget everything (a row of this table changed somewhere). */
+  invalidate(): void;
+  /** Use the cache (true) only while notifications are being received; forgets everything. */
+  setEnabled(enabled: boolean): void;
+}
+
 /** One cache of look-ups by hash, for one table. */
-export class CredentialCache<V> {
+export class CredentialCache<V> implements NotifiedCache {
   readonly #entries = new Map<string, V | null>();
   #generation = 0;
   #enabled = false;
@@ -87,7 +100,7 @@ export class CredentialCache<V> {
  */
 export class CredentialListener {
   readonly #url: string;
-  readonly #caches: ReadonlyMap<string, CredentialCache<unknown>>;
+  readonly #caches: ReadonlyMap<string, NotifiedCache>;
   readonly #onError: (error: Error) => void;
   #client: pg.Client | null = null;
   #timer: NodeJS.Timeout | null = null;
@@ -96,13 +109,13 @@ export class CredentialListener {
   #closed = false;
 
   /**
-   * @param caches cache per table name (`api_keys`, `licenses`).
+   * @param caches cache per table name (`api_keys`, `licenses`, `verdict_overrides`).
    * @param onError told when the listening connection fails (for the log; the caches are
    *   bypassed until it is back).
    */
   constructor(
     url: string,
-    caches: ReadonlyMap<string, CredentialCache<unknown>>,
+    caches: ReadonlyMap<string, NotifiedCache>,
     onError: (error: Error) => void,
   ) {
     this.#url = url;

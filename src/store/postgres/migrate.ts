@@ -13,6 +13,7 @@ import { migration001 } from './migrations/001-initial.js';
 import { migration002 } from './migrations/002-credential-notifications.js';
 import { migration003 } from './migrations/003-server-secrets.js';
 import { migration004 } from './migrations/004-oauth-sources.js';
+import { migration005 } from './migrations/005-corrections.js';
 
 /** One schema step. `version` is its number (1, 2, …); `sql` may hold several statements. */
 export interface PostgresMigration {
@@ -27,6 +28,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   migration002,
   migration003,
   migration004,
+  migration005,
 ];
 
 /**

@@ -3,23 +3,27 @@
  * The scale-out store: every port on one PostgreSQL database shared by N linkguard instances and
  * the CLI, through a connection pool per process. Opening migrates the schema under an advisory
  * lock, so instances may start at once. Claims, reservations and counters are read and written
- * in the database on every call; only look-ups of keys and licenses by hash are cached, and
- * every change to those tables clears the cache of every instance through LISTEN/NOTIFY
- * (`credential-cache.ts`).
+ * in the database on every call; only look-ups of keys and licenses by hash and the snapshot of
+ * the overrides in force are cached, and every change to those tables clears the cache of every
+ * instance through LISTEN/NOTIFY (`credential-cache.ts`).
  */
 
+import type { OverrideSnapshot } from '../ports/correction-store.js';
 import type { ApiKeyRecord } from '../ports/key-store.js';
 import type { LicenseRecord } from '../ports/license-store.js';
 import type { Store } from '../ports/store.js';
-import { CredentialCache, CredentialListener } from './credential-cache.js';
+import { CredentialCache, CredentialListener, type NotifiedCache } from './credential-cache.js';
 import { migratePostgres } from './migrate.js';
+import { NotifiedSnapshotCache } from './notified-snapshot-cache.js';
 import { DEFAULT_PG_POOL, PgDatabase, type PgPoolOptions } from './pg-database.js';
 import { storeError } from './pg-errors.js';
 import { PgIntelStore } from './pg-intel-store.js';
 import { PgKeyStore } from './pg-key-store.js';
 import { PgLicenseStore } from './pg-license-store.js';
 import { PgOAuthStore } from './pg-oauth-store.js';
+import { PgOverrideStore } from './pg-override-store.js';
 import { PgPaymentStore } from './pg-payment-store.js';
+import { PgReportStore } from './pg-report-store.js';
 import { PgUsageStore } from './pg-usage-store.js';
 
 /** What the PostgreSQL store reports outside a call: failures of idle pooled connections. */
@@ -60,11 +64,14 @@ export async function openPostgresStore(
   }
   const keyCache = new CredentialCache<ApiKeyRecord>();
   const licenseCache = new CredentialCache<LicenseRecord>();
+  // Both the report and the override store write overrides, so both clear this one cache.
+  const overrideCache = new NotifiedSnapshotCache<OverrideSnapshot>();
   const listener = new CredentialListener(
     url,
-    new Map<string, CredentialCache<unknown>>([
+    new Map<string, NotifiedCache>([
       ['api_keys', keyCache],
       ['licenses', licenseCache],
+      ['verdict_overrides', overrideCache],
     ]),
     onIdleError,
   );
@@ -79,6 +86,8 @@ export async function openPostgresStore(
     intel,
     licenses: new PgLicenseStore(db, licenseCache),
     oauth: new PgOAuthStore(db),
+    reports: new PgReportStore(db, overrideCache),
+    overrides: new PgOverrideStore(db, overrideCache),
     ping: async () => {
       await db.query('SELECT 1');
       if (usage.writeError !== null) {

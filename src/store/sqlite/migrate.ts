@@ -16,6 +16,7 @@ import { migration004 } from './migrations/004-licenses.js';
 import { migration005 } from './migrations/005-oauth.js';
 import { migration006 } from './migrations/006-server-secrets.js';
 import { migration007 } from './migrations/007-oauth-sources.js';
+import { migration008 } from './migrations/008-corrections.js';
 
 /** One schema step. `version` is its number (1, 2, …); `sql` may hold several statements. */
 export interface Migration {
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration005,
   migration006,
   migration007,
+  migration008,
 ];
 
 /**

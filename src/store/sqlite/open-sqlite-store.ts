@@ -9,14 +9,18 @@ import { dirname } from 'node:path';
 
 import Database from 'better-sqlite3';
 
+import type { OverrideSnapshot } from '../ports/correction-store.js';
 import type { Store } from '../ports/store.js';
 import { asPromise } from './as-promise.js';
 import { migrate } from './migrate.js';
+import { SnapshotCache } from './snapshot-cache.js';
 import { SqliteIntelStore } from './sqlite-intel-store.js';
 import { SqliteKeyStore } from './sqlite-key-store.js';
 import { SqliteLicenseStore } from './sqlite-license-store.js';
 import { SqliteOAuthStore } from './sqlite-oauth-store.js';
+import { SqliteOverrideStore } from './sqlite-override-store.js';
 import { SqlitePaymentStore } from './sqlite-payment-store.js';
+import { SqliteReportStore } from './sqlite-report-store.js';
 import { SqliteUsageStore } from './sqlite-usage-store.js';
 
 const IN_MEMORY = ':memory:';
@@ -50,6 +54,8 @@ export function openSqliteStore(path: string): Store {
   const ping = db.prepare('SELECT 1');
   const usage = new SqliteUsageStore(db);
   const intel = new SqliteIntelStore(db);
+  // Both write overrides (a resolution may add one), so both clear the one cache.
+  const overrideCache = new SnapshotCache<OverrideSnapshot>(db);
   return {
     keys: new SqliteKeyStore(db),
     usage,
@@ -57,6 +63,8 @@ export function openSqliteStore(path: string): Store {
     intel,
     licenses: new SqliteLicenseStore(db),
     oauth: new SqliteOAuthStore(db),
+    reports: new SqliteReportStore(db, overrideCache),
+    overrides: new SqliteOverrideStore(db, overrideCache),
     ping: () =>
       asPromise(() => {
         ping.get();

@@ -1,0 +1,167 @@
+/**
+ * @module store/sqlite/sqlite-report-store
+ * {@link ReportStore} on better-sqlite3: users' reports against verdicts, in table `reports`
+ * (migration 008), the verdict kept as JSON text. A resolution is one IMMEDIATE transaction: a
+ * conditional `UPDATE … WHERE status = 'open'` claims the report, and only when it changed a row
+ * is the resolution's override inserted; so of concurrent resolutions (this or another process)
+ * exactly one wins and only its override exists. Adding an override clears the active-overrides
+ * cache it shares with the override store.
+ */
+
+import type Database from 'better-sqlite3';
+
+import type { Verdict } from '../../engine/verdict.js';
+import type {
+  NewOverride,
+  NewReport,
+  OverrideSnapshot,
+  ReportFilter,
+  ReportRecord,
+  ReportResolution,
+  ReportStore,
+} from '../ports/correction-store.js';
+import { reportFilterValues, resolutionOverride } from '../store-values.js';
+import { asPromise } from './as-promise.js';
+import type { SnapshotCache } from './snapshot-cache.js';
+import { INSERT_OVERRIDE, overrideParams } from './sqlite-override-store.js';
+
+type ReportRow = Omit<ReportRecord, 'verdict'> & { verdict: string };
+
+const SELECT_REPORT = `SELECT id, created_at AS createdAt, url, kind, comment, contact, source,
+  source_id AS sourceId, verdict, engine_version AS engineVersion, data_version AS dataVersion,
+  status, resolved_at AS resolvedAt, resolved_by AS resolvedBy,
+  resolution_note AS resolutionNote, override_id AS overrideId FROM reports`;
+
+/** Newest first; rowid breaks ties between reports filed in the same millisecond. */
+const NEWEST_FIRST = 'ORDER BY created_at DESC, rowid DESC LIMIT @limit';
+
+/** Field by field, so records have one shape whatever the driver returns. */
+function toRecord(row: ReportRow): ReportRecord {
+  return {
+    id: row.id,
+    createdAt: row.createdAt,
+    url: row.url,
+    kind: row.kind,
+    comment: row.comment,
+    contact: row.contact,
+    source: row.source,
+    sourceId: row.sourceId,
+    verdict: JSON.parse(row.verdict) as Verdict,
+    engineVersion: row.engineVersion,
+    dataVersion: row.dataVersion,
+    status: row.status,
+    resolvedAt: row.resolvedAt,
+    resolvedBy: row.resolvedBy,
+    resolutionNote: row.resolutionNote,
+    overrideId: row.overrideId,
+  };
+}
+
+interface ListParams {
+  status: string | null;
+  kind: string | null;
+  /** -1: no limit (SQLite's LIMIT). */
+  limit: number;
+}
+
+type Resolve = (id: string, resolution: ReportResolution, override: NewOverride | null) => boolean;
+
+export class SqliteReportStore implements ReportStore {
+  readonly #insert: Database.Statement<[Record<string, unknown>]>;
+  readonly #byId: Database.Statement<[string], ReportRow>;
+  readonly #listAll: Database.Statement<[ListParams], ReportRow>;
+  readonly #listStatus: Database.Statement<[ListParams], ReportRow>;
+  readonly #listResolved: Database.Statement<[ListParams], ReportRow>;
+  readonly #exists: Database.Statement<[string], { one: 1 }>;
+  readonly #resolve: Database.Transaction<Resolve>;
+  readonly #overrides: SnapshotCache<OverrideSnapshot>;
+
+  /** @param overrides the active-overrides cache, shared with the override store. */
+  constructor(db: Database.Database, overrides: SnapshotCache<OverrideSnapshot>) {
+    this.#insert = db.prepare(`INSERT INTO reports (id, created_at, url, kind, comment, contact,
+      source, source_id, verdict, engine_version, data_version, status)
+      VALUES (@id, @createdAt, @url, @kind, @comment, @contact, @source, @sourceId, @verdict,
+      @engineVersion, @dataVersion, 'open')`);
+    this.#byId = db.prepare(`${SELECT_REPORT} WHERE id = ?`);
+    const kind = '(@kind IS NULL OR kind = @kind)';
+    // One statement per status filter, so each can use its index.
+    this.#listAll = db.prepare(`${SELECT_REPORT} WHERE ${kind} ${NEWEST_FIRST}`);
+    this.#listStatus = db.prepare(
+      `${SELECT_REPORT} WHERE status = @status AND ${kind} ${NEWEST_FIRST}`,
+    );
+    this.#listResolved = db.prepare(
+      `${SELECT_REPORT} WHERE status IN ('accepted', 'rejected') AND ${kind} ${NEWEST_FIRST}`,
+    );
+    this.#exists = db.prepare('SELECT 1 AS one FROM reports WHERE id = ?');
+    const claim = db.prepare<[Record<string, unknown>]>(`UPDATE reports SET status = @status,
+      resolved_at = @at, resolved_by = @by, resolution_note = @note, override_id = @overrideId
+      WHERE id = @id AND status = 'open'`);
+    const insertOverride = db.prepare<[NewOverride]>(INSERT_OVERRIDE);
+    this.#resolve = db.transaction((id, resolution, override) => {
+      const claimed = claim.run({
+        id,
+        status: resolution.status,
+        at: resolution.at,
+        by: resolution.by,
+        note: resolution.note,
+        overrideId: override?.id ?? null,
+      });
+      if (claimed.changes === 0) return false;
+      if (override !== null) insertOverride.run(overrideParams(override));
+      return true;
+    });
+    this.#overrides = overrides;
+  }
+
+  createReport(report: NewReport): Promise<void> {
+    return asPromise(() => {
+      this.#insert.run({
+        id: report.id,
+        createdAt: report.createdAt,
+        url: report.url,
+        kind: report.kind,
+        comment: report.comment,
+        contact: report.contact,
+        source: report.source,
+        sourceId: report.sourceId,
+        verdict: JSON.stringify(report.verdict),
+        engineVersion: report.engineVersion,
+        dataVersion: report.dataVersion,
+      });
+    });
+  }
+
+  findReport(id: string): Promise<ReportRecord | null> {
+    return asPromise(() => {
+      const row = this.#byId.get(id);
+      return row === undefined ? null : toRecord(row);
+    });
+  }
+
+  listReports(filter: ReportFilter = {}): Promise<ReportRecord[]> {
+    return asPromise(() => {
+      const { status, kind, limit } = reportFilterValues(filter);
+      const params = { status, kind, limit: limit ?? -1 };
+      const statement =
+        status === null
+          ? this.#listAll
+          : status === 'resolved'
+            ? this.#listResolved
+            : this.#listStatus;
+      return statement.all(params).map(toRecord);
+    });
+  }
+
+  resolveReport(
+    id: string,
+    resolution: ReportResolution,
+  ): Promise<'resolved' | 'already_resolved' | 'not_found'> {
+    return asPromise(() => {
+      const override = resolutionOverride(id, resolution);
+      if (override !== null) this.#overrides.clear();
+      if (this.#resolve.immediate(id, resolution, override)) return 'resolved';
+      // The conditional UPDATE decided; the look-up only explains a "no" (never deleted).
+      return this.#exists.get(id) === undefined ? 'not_found' : 'already_resolved';
+    });
+  }
+}
