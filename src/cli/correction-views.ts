@@ -61,8 +61,11 @@ export function reportView(report: ReportRecord) {
   };
 }
 
-/** What an override covers, in words: `host login.example.com`, `domain example.com`, … */
+/**
+ * What an override covers, in words: `domain example.com`, `host login.example.com`, `URL prefix
+ * https://example.com/app/ (http or https)` (a prefix covers both schemes).
+ */
 export function overrideScopeText(override: Pick<OverrideRecord, 'scope' | 'target'>): string {
-  const scope = override.scope === 'url_prefix' ? 'URLs starting with' : override.scope;
-  return `${scope} ${override.target}`;
+  if (override.scope === 'url_prefix') return `URL prefix ${override.target} (http or https)`;
+  return `${override.scope} ${override.target}`;
 }

@@ -10,7 +10,7 @@
 import { Argument, Command } from 'commander';
 import pc from 'picocolors';
 
-import { systemClock } from '../../clock.js';
+import { type Clock, systemClock } from '../../clock.js';
 import { isOverrideId } from '../../corrections/correction-ids.js';
 import { addOverride, removeOverride } from '../../corrections/operator-actions.js';
 import type { OverrideAction, OverrideRecord } from '../../store/ports/correction-store.js';
@@ -41,6 +41,11 @@ export function expiryOption(text: string | undefined, now: number): number | nu
   } catch (error) {
     throw new UsageError(`--expires ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** A clock stopped at `now`: one instant for a command's expiry and its record. */
+export function fixedClock(now: number): Clock {
+  return { now: () => now };
 }
 
 /** The lines printed after an override was created. */
@@ -88,7 +93,8 @@ export function overridesCommand(): Command {
         const expiresAt = expiryOption(options.expires, now);
         const created = await operatorAction(() =>
           withStore((store) =>
-            addOverride(store, systemClock, {
+            // Created at the instant the expiry was read from: `--expires 30d` is 30 days exactly.
+            addOverride(store, fixedClock(now), {
               action,
               target,
               reason: options.reason,

@@ -40,7 +40,13 @@ import { notFound, operatorAction, operatorName } from '../operator-errors.js';
 import { outputColumns, printTable } from '../print-table.js';
 import { UsageError } from '../usage-error.js';
 import { withStore } from '../with-store.js';
-import { BY_HELP, EXPIRES_HELP, expiryOption, printCreated } from './overrides-command.js';
+import {
+  BY_HELP,
+  EXPIRES_HELP,
+  expiryOption,
+  fixedClock,
+  printCreated,
+} from './overrides-command.js';
 
 /** `--status` of `reports list`: a stored status, `resolved` (accepted or rejected) or `all`. */
 const STATUS_CHOICES = ['open', 'accepted', 'rejected', 'resolved', 'all'] as const;
@@ -205,7 +211,7 @@ export function reportsCommand(): Command {
           if (report === null) throw new AppError('not_found', `No report ${id}`);
           const action = options.override;
           if (action !== undefined) checkConsistent(report.kind, status, action);
-          return resolveReport(store, systemClock, id, {
+          return resolveReport(store, fixedClock(now), id, {
             status,
             by,
             note: options.note ?? null,
@@ -336,7 +342,7 @@ function statusText(report: ReportRecord): string {
 function printReport(report: ReportRecord, override: OverrideRecord | null, now: number): void {
   const verdict = report.verdict;
   const line = (label: string, value: string): void => {
-    console.log(`${`${label}:`.padEnd(17)}${value}`);
+    console.log(`${`${label}:`.padEnd(20)}${value}`);
   };
   console.log(pc.bold(report.id));
   line('filed', isoOrEmpty(report.createdAt));
