@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import { randomIdBody, type RandomBytes } from '../access/api-key.js';
+import { type RandomBytes, randomIdBody } from '../access/api-key.js';
 
 /** Prefix of report ids. */
 export const REPORT_ID_PREFIX = 'rpt_';

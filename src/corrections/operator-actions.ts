@@ -13,6 +13,7 @@ import type {
   ReportRecord,
 } from '../store/ports/correction-store.js';
 import type { Store } from '../store/ports/store.js';
+import { codePointLength } from './code-points.js';
 import { newOverrideId } from './correction-ids.js';
 import { parseOverrideTarget } from './override-target.js';
 
@@ -178,7 +179,7 @@ export async function resolveReport(
 function operatorText(text: string, field: 'reason' | 'note'): string | null {
   const trimmed = text.trim();
   if (trimmed === '') return null;
-  if ([...trimmed].length > MAX_OPERATOR_TEXT) {
+  if (codePointLength(trimmed) > MAX_OPERATOR_TEXT) {
     throw new AppError(
       'invalid_request',
       `The ${field} is longer than ${MAX_OPERATOR_TEXT} characters`,

@@ -6,8 +6,8 @@
  * the cost does not grow with the number of overrides of other sites.
  */
 import type { ParsedUrl } from '../engine/url/normalize-url.js';
-import type { OverrideRecord } from '../store/ports/correction-store.js';
 import { normalizeUrl } from '../engine/url/normalize-url.js';
+import type { OverrideRecord } from '../store/ports/correction-store.js';
 import { schemelessUrl } from './override-target.js';
 
 /** A URL-prefix override with its compared form. */

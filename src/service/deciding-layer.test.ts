@@ -39,6 +39,13 @@ describe('decidingLayer', () => {
     ['safe', ['popular_domain'], 'url'],
     ['safe', [], 'none'],
     ['safe', ['page_not_analysed:timeout'], 'none'],
+    // An operator's override decides whatever the layers found (its code comes first).
+    [
+      'safe',
+      ['override:allow:ovr_0123456789ab', 'override_of:danger', 'intel:openphish'],
+      'override',
+    ],
+    ['danger', ['override:deny:ovr_0123456789ab', 'override_of:safe'], 'override'],
   ])('%s with %j rests on %s', (value, codes, layer) => {
     expect(decidingLayer(verdict(value, codes))).toBe(layer);
   });

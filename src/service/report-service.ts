@@ -8,6 +8,7 @@
  * operator reviews exactly what the user saw (README "Verdict corrections").
  */
 import type { Clock } from '../clock.js';
+import { codePointLength } from '../corrections/code-points.js';
 import { newReportId } from '../corrections/correction-ids.js';
 import { AppError } from '../errors.js';
 import {
@@ -137,7 +138,7 @@ export function reportKind(text: string): ReportKind {
 export function reportComment(text: string | null | undefined): string | null {
   const comment = text?.trim() ?? '';
   if (comment === '') return null;
-  if ([...comment].length > MAX_REPORT_COMMENT) {
+  if (codePointLength(comment) > MAX_REPORT_COMMENT) {
     throw new AppError(
       'invalid_request',
       `comment is longer than ${MAX_REPORT_COMMENT} characters`,

@@ -5,7 +5,9 @@
  * commit until the other instance reads the revocation); the cache really answers look-ups (a
  * change made with the notification trigger disabled is not seen while notifications flow); and
  * while the listening connection is down the cache is bypassed, so even an unnotified change is
- * seen on the next look-up, and caching resumes once the connection is back.
+ * seen on the next look-up, and caching resumes once the connection is back. The snapshot of the
+ * overrides in force (table `verdict_overrides`, migration 005) is driven by the same listener
+ * and checked the same way.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,7 @@ import { LISTENER_APPLICATION_NAME } from '../../src/store/postgres/credential-c
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import { newKey } from '../helpers/enterprise-key.js';
 import { usePostgresDatabase } from '../helpers/postgres.js';
+import { newOverride } from './correction-store-contract.js';
 
 const databaseUrl = usePostgresDatabase();
 let a: Store;
@@ -145,5 +148,84 @@ describe('credential cache across two instances', () => {
     expect((await b.keys.findKeyByHash(later.hash))?.revokedAt).toBeNull();
     await revokeUnnotified(later.id);
     expect((await b.keys.findKeyByHash(later.hash))?.revokedAt).toBeNull();
+  });
+});
+
+/** Mark an override removed by hand with the notification trigger off: no instance is told. */
+async function removeOverrideUnnotified(id: string): Promise<void> {
+  await sql.query('BEGIN');
+  await sql.query('ALTER TABLE verdict_overrides DISABLE TRIGGER verdict_overrides_notify');
+  await sql.query(`UPDATE verdict_overrides SET removed_at = 1, removed_by = 'sql' WHERE id = $1`, [
+    id,
+  ]);
+  await sql.query('ALTER TABLE verdict_overrides ENABLE TRIGGER verdict_overrides_notify');
+  await sql.query('COMMIT');
+}
+
+/** True when `store`'s snapshot of overrides in force holds the override `id`. */
+async function inForce(store: Store, id: string): Promise<boolean> {
+  return (await store.overrides.activeOverrides()).overrides.some((o) => o.id === id);
+}
+
+/** The listening connections of both instances on this database. */
+async function listeners(): Promise<number> {
+  const { rows } = await sql.query(
+    `SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`,
+    [LISTENER_APPLICATION_NAME],
+  );
+  return rows.length;
+}
+
+describe('snapshot of overrides in force across two instances', () => {
+  it('an override added or removed on one instance is in force on the other once notified', async () => {
+    const samples: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const override = newOverride({ target: `added${String(i)}.example` });
+      expect(await inForce(b, override.id)).toBe(false);
+      await a.overrides.addOverride(override);
+      samples.push(await millisecondsUntil(() => inForce(b, override.id)));
+      await a.overrides.removeOverride(override.id, 2, 'test');
+      samples.push(await millisecondsUntil(async () => !(await inForce(b, override.id))));
+    }
+    expect(Math.max(...samples)).toBeLessThan(250);
+  });
+
+  it('is answered from the cache while notifications flow', async () => {
+    const override = newOverride({ target: 'cached.example' });
+    await a.overrides.addOverride(override);
+    await millisecondsUntil(() => inForce(b, override.id));
+    // Let the notification of the addition reach B before its snapshot is cached.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const cached = await b.overrides.activeOverrides();
+    await removeOverrideUnnotified(override.id);
+    // Nobody was told: B still hands out its cached snapshot (this is what the trigger is for).
+    expect(await b.overrides.activeOverrides()).toBe(cached);
+    expect(await inForce(b, override.id)).toBe(true);
+    // Any notified change to the table replaces it.
+    await a.overrides.addOverride(newOverride({ target: 'other.example' }));
+    await millisecondsUntil(async () => !(await inForce(b, override.id)));
+  });
+
+  it('while the listening connection is down the cache is bypassed; it resumes afterwards', async () => {
+    const override = newOverride({ target: 'cut.example' });
+    await a.overrides.addOverride(override);
+    await millisecondsUntil(() => inForce(b, override.id));
+    await sql.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE application_name = $1 AND datname = current_database()`,
+      [LISTENER_APPLICATION_NAME],
+    );
+    await millisecondsUntil(async () => (await listeners()) === 0);
+    await removeOverrideUnnotified(override.id);
+    await millisecondsUntil(async () => !(await inForce(b, override.id)));
+
+    // Reconnected (250 ms after the loss): the snapshot is cached again.
+    const later = newOverride({ target: 'later.example' });
+    await a.overrides.addOverride(later);
+    await millisecondsUntil(async () => (await listeners()) === 2);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await inForce(b, later.id)).toBe(true);
+    await removeOverrideUnnotified(later.id);
+    expect(await inForce(b, later.id)).toBe(true);
   });
 });

@@ -1,9 +1,9 @@
 /**
  * The PostgreSQL store against the machine's PostgreSQL server, on a fresh database for this
- * file: the same store, license and OAuth contracts as SQLite (each test on emptied tables), and
- * what only PostgreSQL has: migrations under an advisory lock when several instances start at
- * once, a refusal of a schema newer than this linkguard, and 503 `service_unavailable` when the
- * server cannot be reached.
+ * file: the same store, license, OAuth and correction contracts as SQLite (each test on emptied
+ * tables), and what only PostgreSQL has: migrations under an advisory lock when several
+ * instances start at once, a refusal of a schema newer than this linkguard, and 503
+ * `service_unavailable` when the server cannot be reached.
  */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
