@@ -356,6 +356,8 @@ function printReport(report: ReportRecord, override: OverrideRecord | null, now:
     `${paintVerdict[verdict.verdict](verdict.verdict)} (trust ${verdict.trust_score}, ` +
       `confidence ${verdict.confidence})`,
   );
+  line('brand', verdict.brand ?? '-');
+  line('threat types', verdict.threat_types.length === 0 ? '-' : verdict.threat_types.join(', '));
   line('reason', verdict.reason);
   line(
     'matched patterns',
