@@ -410,7 +410,7 @@ describe.each(STORES)('verdict corrections CLI on $name', { timeout: 240_000 }, 
         await run(['reports', 'export', '--malicious', malicious, '--benign', benign]),
       );
       expect(exported.stdout.trim()).toBe(
-        `Wrote 2 malicious URLs to ${malicious} and 1 benign URLs to ${benign}, from 3 resolved reports.`,
+        `Wrote 2 malicious URLs to ${malicious} and 1 benign URL to ${benign}, from 3 resolved reports.`,
       );
       const maliciousCsv = readFileSync(malicious, 'utf8').trim().split('\n');
       expect(maliciousCsv[0]).toBe('url,first_seen,report_id,kind,status');

@@ -272,8 +272,9 @@ export function reportsCommand(): Command {
         return;
       }
       console.log(
-        `Wrote ${counts.malicious} malicious URLs to ${options.malicious} and ${counts.benign} ` +
-          `benign URLs to ${options.benign}, from ${counts.resolved_reports} resolved reports` +
+        `Wrote ${urls(counts.malicious, 'malicious')} to ${options.malicious} and ` +
+          `${urls(counts.benign, 'benign')} to ${options.benign}, from ` +
+          `${counts.resolved_reports} resolved report${counts.resolved_reports === 1 ? '' : 's'}` +
           (counts.superseded === 0
             ? '.'
             : ` (${counts.superseded} left out: a later resolution of the same URL labels it).`),
@@ -331,6 +332,11 @@ function writeCsv(flag: string, path: string, csv: string): void {
     const code = (error as NodeJS.ErrnoException).code ?? 'unwritable';
     throw new UsageError(`cannot write ${flag} ${path}: ${code}`);
   }
+}
+
+/** `1 benign URL`, `2 malicious URLs`. */
+function urls(count: number, label: EvalLabel): string {
+  return `${count} ${label} URL${count === 1 ? '' : 's'}`;
 }
 
 function statusText(report: ReportRecord): string {
