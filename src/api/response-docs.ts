@@ -1,6 +1,6 @@
 /**
  * @module api/response-docs
- * The responses of the detect routes as the API reference shows them (`/v1/openapi.json`,
+ * The responses of the detect routes and of `POST /v1/reports` as the API reference shows them (`/v1/openapi.json`,
  * `/docs`): each status with its name (RFC 9110 §15), the error codes it carries (README, "API")
  * and examples. The verdict examples are real engine answers (`verdict-examples.ts`); an
  * `invalid_url` example is what the URL validator says of {@link EXAMPLE_URLS}.refused; the other
@@ -12,6 +12,7 @@
 import type { TSchema } from 'typebox';
 
 import { normalizeUrl } from '../engine/url/normalize-url.js';
+import { REPORTS_PER_CREDENTIAL, REPORTS_PER_SOURCE } from '../ratelimit/rate-limits.js';
 import {
   API_KEY_REQUIRED_MESSAGE,
   DetectBatchResponseSchema,
@@ -20,6 +21,7 @@ import {
 } from './detect-batch-schemas.js';
 import { ErrorBodySchema, PaymentChallengeSchema } from './error-schemas.js';
 import { EXAMPLE_URLS } from './example-urls.js';
+import { reportBodyError, ReportReceiptSchema } from './report-schemas.js';
 import { DANGER_VERDICT_EXAMPLE, SAFE_VERDICT_EXAMPLE } from './verdict-examples.js';
 import { VerdictSchema } from './verdict-schema.js';
 
@@ -363,6 +365,108 @@ export function detectBatchResponses(): Record<number, TSchema> {
       'Service Unavailable — `service_unavailable` (reason `store_unavailable`): the store did ' +
         'not answer while the key was checked; nothing was counted; retry after `retry_after`. ' +
         'An outage while URLs are judged is reported per URL in a 200.',
+      { service_unavailable: STORE_DOWN },
+    ),
+  };
+}
+
+/** The answer to a report of {@link EXAMPLE_URLS}.danger (its id and time are placeholders). */
+export const REPORT_RECEIPT_EXAMPLE = {
+  id: 'rpt_4kT9bXq2LmN8pR3s',
+  status: 'open',
+  url: EXAMPLE_URLS.danger,
+  kind: 'false_positive',
+  verdict: DANGER_VERDICT_EXAMPLE.verdict,
+  created_at: '2026-11-27T09:12:44.512Z',
+};
+
+/** The body of an error `reportBodyError()` gives for `body` (the route's own answer). */
+function reportBodyExample(body: unknown) {
+  const error = reportBodyError(body);
+  return errorBody(
+    error.status,
+    error.code,
+    error.message,
+    error.reason === undefined ? {} : { reason: error.reason },
+  );
+}
+
+/** The 400 of a report whose kind is neither false_positive nor false_negative. */
+export const UNKNOWN_KIND_EXAMPLE = reportBodyExample({ url: EXAMPLE_URLS.danger, kind: 'spam' });
+/** The 400 of a report whose comment has 1,001 characters. */
+export const COMMENT_TOO_LONG_EXAMPLE = reportBodyExample({
+  url: EXAMPLE_URLS.danger,
+  kind: 'false_positive',
+  comment: 'a'.repeat(1001),
+});
+
+/** The 429 of an 11th report within the hour from one address without a credential. */
+export const REPORT_BUDGET_EXAMPLE = errorBody(
+  429,
+  'rate_limited',
+  `Too many reports from this address: at most ${String(REPORTS_PER_SOURCE)} per hour`,
+  { retry_after: 2917 },
+);
+
+/** Every response of `POST /v1/reports`, 202 included. */
+export function reportResponses(): Record<number, TSchema> {
+  return {
+    202: documented(
+      ReportReceiptSchema,
+      'Accepted — the report is stored, `open` until the operator reviews it; `verdict` is the ' +
+        'verdict the URL had when it was filed.',
+      {
+        filed: {
+          summary: `${EXAMPLE_URLS.danger} reported as a false positive`,
+          value: REPORT_RECEIPT_EXAMPLE,
+        },
+      },
+    ),
+    400: documented(
+      err,
+      'Bad Request — `missing_url` (no `url`, or null), `invalid_url` (the URL is refused as ' +
+        'on /v1/detect; `reason` says why) or `invalid_request`: `reason` `unknown_kind` (`kind` ' +
+        'absent or not false_positive / false_negative), `comment_too_long` (over 1,000 ' +
+        'characters), `invalid_comment` (not a string, or control characters), ' +
+        '`invalid_contact` (not an email address of at most 254 characters); without a reason: ' +
+        'not JSON, not an object, unknown fields. Nothing is counted.',
+      {
+        unknown_kind: { summary: 'kind is "spam"', value: UNKNOWN_KIND_EXAMPLE },
+        comment_too_long: {
+          summary: 'A comment of 1,001 characters',
+          value: COMMENT_TOO_LONG_EXAMPLE,
+        },
+        invalid_url: { summary: 'A private address', value: INVALID_URL_EXAMPLE },
+        missing_url: {
+          summary: 'No url field',
+          value: errorBody(400, 'missing_url', EXAMPLE_MESSAGES.missingUrl),
+        },
+      },
+    ),
+    401: documented(
+      err,
+      'Unauthorized — `invalid_api_key`: the key or connector access token is unknown, expired ' +
+        'or revoked, or the Authorization header is not `Bearer <token>` (reason ' +
+        '`malformed_authorization`). Send no Authorization header to report anonymously.',
+      { invalid_api_key: INVALID_KEY },
+    ),
+    ...sharedErrors(),
+    429: documented(
+      err,
+      'Too Many Requests — `rate_limited`: the report budget is spent ' +
+        `(${String(REPORTS_PER_SOURCE)} per hour per source address without a credential, ` +
+        `${String(REPORTS_PER_CREDENTIAL)} per hour per key or license), or failed ` +
+        'authentications from this source (`auth_failures`); `retry_after` and Retry-After in ' +
+        'seconds.',
+      {
+        rate_limited: { summary: 'An 11th report within the hour', value: REPORT_BUDGET_EXAMPLE },
+        auth_failures: AUTH_FAILURES,
+      },
+    ),
+    503: documented(
+      err,
+      'Service Unavailable — `service_unavailable` (reason `store_unavailable`): the store does ' +
+        'not answer; the report may not be stored; retry after `retry_after`.',
       { service_unavailable: STORE_DOWN },
     ),
   };

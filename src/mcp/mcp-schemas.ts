@@ -9,12 +9,16 @@
  */
 import Type, { type Static, type TSchema } from 'typebox';
 
+import { ReportReceiptSchema } from '../api/report-schemas.js';
 import {
   DetailsSchema,
   SignalsSchema,
   ThreatTypeSchema,
   VerdictValueSchema,
 } from '../api/verdict-schema.js';
+import { MAX_URL_LENGTH } from '../engine/url/normalize-url.js';
+import { MAX_REPORT_COMMENT, MAX_REPORT_CONTACT } from '../service/report-service.js';
+import { REPORT_KINDS } from '../store/ports/correction-store.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
@@ -186,3 +190,45 @@ export const DomainHistoryResultSchema = Type.Object(
   { additionalProperties: false },
 );
 export type DomainHistoryResult = Static<typeof DomainHistoryResultSchema>;
+
+/**
+ * `report_url`'s arguments: the fields of `POST /v1/reports` (api/report-schemas.ts), with the
+ * same limits, described for an agent.
+ */
+export const ReportUrlInputSchema = Type.Object(
+  {
+    url: Type.String({
+      maxLength: MAX_URL_LENGTH,
+      description: 'The URL or bare domain whose verdict your human disputes, as you checked it.',
+    }),
+    kind: Type.Enum(REPORT_KINDS, {
+      description:
+        'false_positive: the verdict warned (caution/danger) but the site is legitimate; ' +
+        'false_negative: the verdict said safe (or too little) but the site is a threat.',
+    }),
+    comment: Type.Optional(
+      Type.Union([Type.String({ maxLength: MAX_REPORT_COMMENT }), Type.Null()], {
+        description:
+          `Why your human thinks the verdict is wrong, in their words; at most ${String(MAX_REPORT_COMMENT)} ` +
+          'characters. Stored with the report for the operator.',
+      }),
+    ),
+    contact: Type.Optional(
+      Type.Union([Type.String({ maxLength: MAX_REPORT_CONTACT }), Type.Null()], {
+        description:
+          "Your human's email address, only if they asked to be contacted about this report. " +
+          'Stored with the report.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ReportUrlResultSchema = Type.Object(
+  {
+    ...ReportReceiptSchema.properties,
+    note: Type.String({ description: 'What happens next, for your human.' }),
+  },
+  { additionalProperties: false },
+);
+export type ReportUrlResult = Static<typeof ReportUrlResultSchema>;

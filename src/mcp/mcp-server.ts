@@ -69,6 +69,9 @@ const GUIDE_TEXT = [
   'An isError result (quota, invalid URL, service unavailable) also means ask_human.',
   'official_domain gives a brand’s real domains; domain_history lists past threat records',
   '(no record does not mean safe).',
+  'When your human disputes a verdict (a legitimate site flagged, or a scam judged safe), file',
+  'it with report_url and tell them the report id: the operator reviews it; the verdict does',
+  'not change until they do.',
 ].join('\n');
 
 /**

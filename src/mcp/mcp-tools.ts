@@ -1,7 +1,8 @@
 /**
  * @module mcp/mcp-tools
- * The connector's four tools (README, "MCP connector"): their `tools/list` entries and their
- * implementations over the one detection service, the brand catalog and the domain history.
+ * The connector's five tools (README, "MCP connector"): their `tools/list` entries and their
+ * implementations over the one detection service, the brand catalog, the domain history and the
+ * report service (`report_url`: the agent files a dispute of a verdict its human disagrees with).
  *
  * Error model (2025-06-18): arguments that break the input schema (a missing `url`, 11 URLs) are
  * JSON-RPC -32602 errors; a URL the service refuses, a spent rate limit or allowance, or a failing
@@ -9,13 +10,15 @@
  * in `structuredContent` ({@link ToolError}: the error and `agent_action: "ask_human"`). A
  * `danger` verdict is a successful check (`isError: false`). A Premium license's batch is
  * reserved whole before any URL is checked: one that does not fit the month's remaining checks is
- * refused whole and spends nothing (README "Premium licenses").
+ * refused whole and spends nothing (README "Premium licenses"). A report is free: it spends only
+ * the credential's report budget (`REPORTS_PER_CREDENTIAL` an hour), never a check.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 
 import { PREMIUM_MONTHLY_CHECKS } from '../access/license.js';
+import { reportBodyError, reportReceipt } from '../api/report-schemas.js';
 import { type Clock, monthOf, secondsToNextMonth } from '../clock.js';
 import { normalizeBrandName } from '../engine/brand/brand-index.js';
 import { osaDistance } from '../engine/brand/osa-distance.js';
@@ -24,8 +27,11 @@ import { normalizeUrl, type ParsedUrl } from '../engine/url/normalize-url.js';
 import type { Verdict } from '../engine/verdict.js';
 import { AppError, withRetryHint } from '../errors.js';
 import { historyKey } from '../intel/history-key.js';
-import type { RateLimits } from '../ratelimit/rate-limits.js';
+import { type RateLimits, REPORTS_PER_CREDENTIAL } from '../ratelimit/rate-limits.js';
+import { reportBudgetRefusal } from '../ratelimit/report-budget.js';
 import type { DetectionService } from '../service/detection-service.js';
+import type { ReportService, ReportSubmission } from '../service/report-service.js';
+import type { ReportRecord } from '../store/ports/correction-store.js';
 import type { Store } from '../store/ports/store.js';
 import type { McpGrant } from './mcp-grant.js';
 import { checkUrlResult, checkUrlText } from './mcp-results.js';
@@ -43,12 +49,17 @@ import {
   type OfficialDomainResult,
   OfficialDomainResultSchema,
   orToolError,
+  ReportUrlInputSchema,
+  type ReportUrlResult,
+  ReportUrlResultSchema,
   type ToolError,
 } from './mcp-schemas.js';
 
 /** What the tools need. */
 export interface ToolDeps {
   service: DetectionService;
+  /** Files `report_url`'s reports (the same service as `POST /v1/reports`). */
+  reports: ReportService;
   engine: Engine;
   store: Store;
   clock: Clock;
@@ -115,6 +126,27 @@ export const TOOLS: readonly Tool[] = [
     outputSchema: json(orToolError(DomainHistoryResultSchema)),
     annotations: READ_ONLY,
   },
+  {
+    name: 'report_url',
+    title: 'Report a wrong verdict',
+    description:
+      'Use when your human disputes a verdict: a site they know is legitimate was flagged ' +
+      '(kind false_positive), or a site that scammed or phished them was judged safe (kind ' +
+      "false_negative). Files a report for the service's operator with the current verdict; it " +
+      'does not change the verdict now. Only report what your human disputes, never on your ' +
+      'own guess; include their reason as comment. Free; at most ' +
+      `${String(REPORTS_PER_CREDENTIAL)} reports per hour.`,
+    inputSchema: json(ReportUrlInputSchema),
+    outputSchema: json(orToolError(ReportUrlResultSchema)),
+    // It writes (a report in the operator's queue) but changes and deletes nothing; each call
+    // files one more report, and only into the service's own store.
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
+  },
 ];
 
 const checks = {
@@ -122,6 +154,7 @@ const checks = {
   check_urls_batch: Compile(CheckUrlsBatchInputSchema),
   official_domain: Compile(OfficialDomainInputSchema),
   domain_history: Compile(DomainHistoryInputSchema),
+  report_url: Compile(ReportUrlInputSchema),
 };
 
 /** The tool names, for the unknown-tool check before authentication. */
@@ -186,6 +219,17 @@ export async function callTool(
         return failure(message, { code: 'invalid_url', message });
       }
       return success(`${result.domain}: ${result.note}`, result);
+    }
+    case 'report_url': {
+      // Arguments outside the schema are -32602 like every tool's, with the same explanation
+      // POST /v1/reports gives for that body.
+      if (!checks.report_url.Check(args ?? {})) {
+        throw new RpcError(
+          INVALID_PARAMS,
+          `Invalid arguments for tool ${name}: ${reportBodyError(args ?? {}).message}`,
+        );
+      }
+      return reportUrl(deps, grant, args as ReportSubmission);
     }
     default:
       throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
@@ -372,6 +416,47 @@ async function judgeForLicense(
     throw error;
   }
 }
+
+/**
+ * File a report for the caller (`report_url`): source `connector`, its id the key's or the
+ * license's; counted against that credential's report budget, never a check or a usage row.
+ * A submission the service refuses (an invalid URL, a contact that is not an email address) and
+ * a spent budget are `isError` results; nothing is counted for a refused submission.
+ */
+async function reportUrl(
+  deps: ToolDeps,
+  grant: McpGrant,
+  submission: ReportSubmission,
+): Promise<CallToolResult> {
+  const sourceId = grant.kind === 'enterprise' ? grant.key.id : grant.licenseId;
+  let report: ReportRecord;
+  try {
+    // Refused submissions cost nothing: the service's checks run before the budget is counted.
+    deps.reports.check(submission);
+    const refusal = reportBudgetRefusal(await deps.limits.consumeReportFromCredential(sourceId));
+    if (refusal !== null) throw refusal;
+    report = await deps.reports.file(submission, { source: 'connector', sourceId });
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const refused = errorOf(error);
+    return failure(`The report was not filed: ${refused.message}`, refused);
+  }
+  const result: ReportUrlResult = {
+    ...reportReceipt(report),
+    note: REPORT_NOTE,
+  };
+  return success(
+    `Report ${report.id} filed: ${report.kind} for ${report.url} (verdict at filing: ` +
+      `${report.verdict.verdict}). ${REPORT_NOTE}`,
+    result,
+  );
+}
+
+/** What a reporter is told happens next. */
+const REPORT_NOTE =
+  "The service's operator reviews every report; the verdict stays as it is until they decide. " +
+  'If they agree, they correct it for every user (check_url then shows the correction). Tell ' +
+  'your human the report id in case they follow up.';
 
 /** Close matches listed when a brand is unknown. */
 const MAX_CLOSE_MATCHES = 5;

@@ -5,7 +5,7 @@
  * (`buildDetection()`: layers 2 and 3 and the detection service, with the Redis level of its
  * verdict cache when a client is given, unless given) and the
  * payment gate, and registers the three doors side
- * by side on one Fastify instance — the HTTP API (`http/`: detect, status, OpenAPI), the MCP
+ * by side on one Fastify instance — the HTTP API (`http/`: detect, reports, status, OpenAPI), the MCP
  * connector (`mcp/`) and its OAuth authorization server (`oauth/`) — with request ids, CORS and
  * error mapping. It never listens: `startServer()` (`server/start-server.ts`) does, tests use
  * `inject()`.
@@ -25,6 +25,7 @@ import { registerDetectBatchRoute } from '../http/routes/detect-batch-route.js';
 import { registerDetectRoute } from '../http/routes/detect-route.js';
 import { registerMetricsRoute } from '../http/routes/metrics-route.js';
 import { registerOpenApi } from '../http/routes/openapi-routes.js';
+import { registerReportsRoute } from '../http/routes/reports-route.js';
 import { registerStatusRoutes } from '../http/routes/status-route.js';
 import type { IntelLayer } from '../intel/intel-layer.js';
 import { registerMcpRoutes } from '../mcp/mcp-route.js';
@@ -308,10 +309,18 @@ export async function buildApp(deps: AppDeps) {
   });
   registerDetectRoute(app, { ...deps, store, limits, service, payments });
   registerDetectBatchRoute(app, { ...deps, store, limits, service });
+  registerReportsRoute(app, {
+    store,
+    clock: deps.clock,
+    limits,
+    reports: detection.reports,
+    publicBaseUrl: deps.config.publicBaseUrl,
+  });
   registerStatusRoutes(app, { ...deps, store, payments });
   if (scrape !== null) registerMetricsRoute(app, { ...scrape, limits });
   registerMcpRoutes(app, {
     service,
+    reports: detection.reports,
     engine: deps.engine,
     store,
     clock: deps.clock,

@@ -78,6 +78,21 @@ export class ReportService {
   ) {}
 
   /**
+   * Refuse a submission {@link ReportService.file} would refuse, without judging or storing
+   * anything: the doors call it before they count a report budget, so a mistyped report costs
+   * the reporter nothing.
+   *
+   * @throws {AppError} what {@link ReportService.file} throws for the submission itself
+   *   (`invalid_url`, `invalid_request` with its reason).
+   */
+  check(submission: ReportSubmission): void {
+    reportKind(submission.kind);
+    reportComment(submission.comment);
+    reportContact(submission.contact);
+    this.detection.parse(submission.url);
+  }
+
+  /**
    * Validate a submission, judge its URL (from the verdict cache when it was just checked) and
    * store the report. Free for the reporter: no usage row, no monthly allowance.
    *

@@ -4,7 +4,7 @@
  * answer is documented.
  *
  * - Every door: no 5xx.
- * - The HTTP API (`/v1/*`, `/v1/detect/batch` too, unknown paths): a 4xx is `{status, error, message}` with `error` a
+ * - The HTTP API (`/v1/*`, `/v1/detect/batch` and `/v1/reports` too, unknown paths): a 4xx is `{status, error, message}` with `error` a
  *   code of `src/errors.ts` (the README error table) whose status is the HTTP status; `reason`
  *   of `invalid_url` is a URL rejection (docs/decisions.md, decision 1) and of `payment_invalid`
  *   a payment sub-code (README, "Paying per request"); a 429 has `Retry-After`.
@@ -25,6 +25,7 @@ import { PAYMENT_INVALID_REASONS } from '../../src/payments/payment-invalid-reas
 export type Door =
   | 'detect'
   | 'batch'
+  | 'reports'
   | 'payment'
   | 'url'
   | 'api'

@@ -264,6 +264,80 @@ const batchBodies: DoorProperty = {
     ),
 };
 
+/** A report the service may accept: a URL-ish string, a real kind, optional plain fields. */
+const plausibleReport = fc.record(
+  {
+    url: urlish,
+    kind: fc.constantFrom('false_positive', 'false_negative'),
+    comment: fc.oneof(fc.constant(null), fc.string({ maxLength: 200 })),
+    contact: fc.oneof(fc.constant(null), fc.emailAddress()),
+  },
+  { requiredKeys: ['url', 'kind'] },
+);
+
+/** Report kinds, near misses and garbage. */
+const reportKinds = fc.oneof(
+  fc.constantFrom('false_positive', 'false_negative', 'FALSE_POSITIVE', 'false positive', ''),
+  fc.jsonValue({ maxDepth: 1 }),
+);
+
+/** Comments around the 1,000-character limit, with control characters and odd Unicode. */
+const reportComments = fc.oneof(
+  anyText(80),
+  fc.constantFrom(null, 'x'.repeat(1000), 'x'.repeat(1001), '😀'.repeat(1000), 'a\u0000b'),
+  fc.jsonValue({ maxDepth: 1 }),
+);
+
+const reportContacts = fc.oneof(
+  fc.emailAddress(),
+  anyText(40),
+  fc.constantFrom(null, `${'a'.repeat(250)}@example.org`),
+  fc.jsonValue({ maxDepth: 1 }),
+);
+
+/** `POST /v1/reports`: any body, content type and credentials (a 202 or a documented error). */
+const reportBodies: DoorProperty = {
+  name: 'reports: any JSON body, content type and credentials',
+  door: 'reports',
+  weight: 1,
+  build: (h) =>
+    fc.asyncProperty(
+      fc.record({
+        body: fc.oneof(
+          { weight: 3, arbitrary: plausibleReport },
+          fc.record(
+            { url: urlish, kind: reportKinds, comment: reportComments, contact: reportContacts },
+            { requiredKeys: ['url'] },
+          ),
+          fc.dictionary(
+            fc.constantFrom('url', 'kind', 'comment', 'contact', 'email', '__proto__'),
+            fc.jsonValue({ maxDepth: 1 }),
+          ),
+          fc.jsonValue(),
+        ),
+        contentType: fc.oneof(
+          { weight: 3, arbitrary: fc.constant('application/json') },
+          { weight: 1, arbitrary: contentTypes },
+        ),
+        authorization: authorizations(h),
+      }),
+      async ({ body, contentType, authorization }) => {
+        const answer = await h.send('reports', {
+          method: 'POST',
+          url: '/v1/reports',
+          headers: withHeaders({ 'content-type': contentType, authorization }),
+          payload: jsonText(body),
+        });
+        if (answer.status === 202) {
+          const receipt = JSON.parse(answer.body) as { id?: unknown; status?: unknown };
+          if (typeof receipt.id !== 'string' || !receipt.id.startsWith('rpt_')) {
+            throw new FuzzFailure(`a 202 without a report id: ${answer.body.slice(0, 200)}`);
+          }
+        }
+      },
+    ),
+};
+
 /** With a live key: every entry is the verdict or the error body /v1/detect gives its URL. */
 const batchEntries: DoorProperty = {
   name: 'batch: with a key, each entry is what /v1/detect answers for its URL, in order',
@@ -326,6 +400,8 @@ const apiPaths: DoorProperty = {
           '/v1/detect/',
           '/v1/detect/batch',
           '/v1/detect/batch/',
+          '/v1/reports',
+          '/v1/reports/',
           '/V1/DETECT',
           '/v1//detect',
           '/v1/detect?x=1',
@@ -682,7 +758,7 @@ const finding1: DoorProperty = {
 
 const MCP_ACCEPT = 'application/json, text/event-stream';
 const PROTOCOL_VERSIONS = ['2025-06-18', '2025-03-26', '2025-11-25', '2024-11-05'];
-const TOOLS = ['check_url', 'check_urls_batch', 'official_domain', 'domain_history'];
+const TOOLS = ['check_url', 'check_urls_batch', 'official_domain', 'domain_history', 'report_url'];
 
 const rpcId = fc.oneof(
   fc.integer(),
@@ -699,8 +775,13 @@ const toolArguments = fc.oneof(
     brand: fc.oneof(anyText(30), fc.constantFrom('PayPal', 'metamask', 'Coinbase', '')),
   }),
   fc.record({ domain: urlish }),
+  plausibleReport,
+  fc.record(
+    { url: urlish, kind: reportKinds, comment: reportComments, contact: reportContacts },
+    { requiredKeys: ['url', 'kind'] },
+  ),
   fc.dictionary(
-    fc.constantFrom('url', 'urls', 'brand', 'domain', 'x'),
+    fc.constantFrom('url', 'urls', 'brand', 'domain', 'kind', 'comment', 'x'),
     fc.jsonValue({ maxDepth: 2 }),
   ),
   fc.jsonValue({ maxDepth: 2 }),
@@ -1479,7 +1560,15 @@ const urlOverHttp: DoorProperty = {
 
 /** Every property, grouped by the test file that runs it. */
 export const PROPERTIES = {
-  detect: [detectBodies, detectRawBodies, detectUrls, apiPaths, batchBodies, batchEntries],
+  detect: [
+    detectBodies,
+    detectRawBodies,
+    detectUrls,
+    apiPaths,
+    batchBodies,
+    batchEntries,
+    reportBodies,
+  ],
   payment: [legacyProofs, xPaymentProofs, garbageProofs, finding1],
   mcp: [mcpMessages, mcpRaw, mcpGet, finding9, mcpInvalidParams, finding6],
   oauth: [

@@ -14,14 +14,19 @@ import { MAX_BATCH_URLS } from '../../src/api/detect-batch-schemas.js';
 import { EXAMPLE_URLS } from '../../src/api/example-urls.js';
 import {
   BATCH_RESULT_EXAMPLE,
+  COMMENT_TOO_LONG_EXAMPLE,
   EXAMPLE_MESSAGES,
   INVALID_URL_EXAMPLE,
   KEY_REQUIRED_EXAMPLE,
+  REPORT_BUDGET_EXAMPLE,
+  REPORT_RECEIPT_EXAMPLE,
   STATUS_NAMES,
   TOO_MANY_URLS_EXAMPLE,
+  UNKNOWN_KIND_EXAMPLE,
 } from '../../src/api/response-docs.js';
 import { DANGER_VERDICT_EXAMPLE, SAFE_VERDICT_EXAMPLE } from '../../src/api/verdict-examples.js';
 import { type ErrorCode, STATUS_BY_CODE } from '../../src/errors.js';
+import { REPORTS_PER_SOURCE } from '../../src/ratelimit/rate-limits.js';
 import { detect, detectRaw, detectWithKey, jsonBody } from '../helpers/detect-request.js';
 import { createEnterpriseKey } from '../helpers/enterprise-key.js';
 import { type TestContext, useTestApp } from '../helpers/test-app.js';
@@ -58,6 +63,7 @@ function operation(doc: OpenApiDoc, path: string): Operation {
 }
 
 const DETECT_ROUTES = ['/v1/detect', '/v1/detect/batch'] as const;
+const API_ROUTES = [...DETECT_ROUTES, '/v1/reports'] as const;
 
 /** Every operation of the document with its path. */
 function operations(doc: OpenApiDoc): [string, Operation][] {
@@ -170,6 +176,43 @@ describe('error examples are real answers', () => {
   });
 });
 
+describe('report examples are real answers', () => {
+  function fileReport(context: TestContext, body: unknown): Promise<LightMyRequestResponse> {
+    return context.app.inject({
+      method: 'POST',
+      url: '/v1/reports',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
+  }
+
+  it('the 202, 400 and 429 examples of POST /v1/reports are what it answers', async () => {
+    const context = await start();
+    const { url, kind } = REPORT_RECEIPT_EXAMPLE;
+    const filed = await fileReport(context, { url, kind });
+    expect(filed.statusCode).toBe(202);
+    // The id and the time are the report's own; the rest is the example's.
+    expect({ ...jsonBody(filed), id: 'x', created_at: 'x' }).toEqual({
+      ...REPORT_RECEIPT_EXAMPLE,
+      id: 'x',
+      created_at: 'x',
+    });
+    expect(jsonBody(await fileReport(context, { url, kind: 'spam' }))).toEqual(
+      UNKNOWN_KIND_EXAMPLE,
+    );
+    const comment = 'a'.repeat(1001);
+    expect(jsonBody(await fileReport(context, { url, kind, comment }))).toEqual(
+      COMMENT_TOO_LONG_EXAMPLE,
+    );
+    expect(jsonBody(await fileReport(context, { url: EXAMPLE_URLS.refused, kind }))).toEqual(
+      INVALID_URL_EXAMPLE,
+    );
+    for (let i = 1; i < REPORTS_PER_SOURCE; i += 1) await fileReport(context, { url, kind });
+    const refused = jsonBody(await fileReport(context, { url, kind }));
+    expect({ ...refused, retry_after: 0 }).toEqual({ ...REPORT_BUDGET_EXAMPLE, retry_after: 0 });
+  });
+});
+
 describe('the document', () => {
   it('every example in the document validates against the schema it illustrates', async () => {
     const doc = await openApi(await start());
@@ -208,7 +251,7 @@ describe('the document', () => {
 
   it('every error response of the API lists its codes, with an example of each', async () => {
     const doc = await openApi(await start());
-    for (const path of [...DETECT_ROUTES, '/v1/ready']) {
+    for (const path of [...API_ROUTES, '/v1/ready']) {
       const op = doc.paths[path]?.post ?? doc.paths[path]?.get;
       for (const [status, response] of Object.entries(op?.responses ?? {})) {
         if (Number(status) < 400 || (path === '/v1/ready' && status === '503')) continue;
@@ -250,13 +293,19 @@ describe('the document', () => {
     for (const parameter of proofHeaders) expect(parameter.description).toBeTruthy();
     const ready = doc.paths['/v1/ready']?.get?.parameters ?? [];
     expect(ready.find((p) => p.name === 'require')?.description).toBeTruthy();
+    const reportBody = operation(doc, '/v1/reports').requestBody?.content['application/json']
+      ?.schema as { properties: Record<string, { description?: string }> };
+    for (const field of ['url', 'kind', 'comment', 'contact']) {
+      expect(reportBody.properties[field]?.description, field).toBeTruthy();
+    }
   });
 
   it('describes the connector and its OAuth endpoints under their own tags', async () => {
     const doc = await openApi(await start());
     expect(doc.tags.map((tag) => tag.name)).toEqual(
-      expect.arrayContaining(['detect', 'status', 'connector', 'oauth']),
+      expect.arrayContaining(['detect', 'reports', 'status', 'connector', 'oauth']),
     );
+    expect(doc.paths['/v1/reports']?.post?.tags).toEqual(['reports']);
     expect(doc.paths['/mcp']?.post?.tags).toEqual(['connector']);
     for (const path of ['/oauth/register', '/oauth/token', '/oauth/revoke']) {
       expect(doc.paths[path]?.post?.tags, path).toEqual(['oauth']);

@@ -266,9 +266,11 @@ describe('GET /v1/openapi.json', () => {
       '/v1/detect',
       '/v1/detect/batch',
       '/v1/ready',
+      '/v1/reports',
       '/v1/status',
     ]);
     expect(Object.keys(doc.paths['/v1/detect'] ?? {})).toEqual(['post']);
+    expect(Object.keys(doc.paths['/v1/reports'] ?? {})).toEqual(['post']);
     expect(Object.keys(doc.paths['/v1/detect/batch'] ?? {})).toEqual(['post']);
   });
 });

@@ -47,7 +47,7 @@ const structured = (result: unknown): Record<string, unknown> =>
   (result as CallToolResult).structuredContent ?? {};
 
 describe('MCP connector with the SDK client', { timeout: 20_000 }, () => {
-  it("initializes on the SDK's latest version (2025-11-25) with version 1.0.0 and lists four tools with schemas", async () => {
+  it("initializes on the SDK's latest version (2025-11-25) with version 1.0.0 and lists five tools with schemas", async () => {
     const { client, transport } = await connect();
     // Negotiated: the client asked for its latest version, which the connector speaks; the client
     // sends it as MCP-Protocol-Version on every later request (listTools below).
@@ -63,6 +63,7 @@ describe('MCP connector with the SDK client', { timeout: 20_000 }, () => {
       'check_urls_batch',
       'official_domain',
       'domain_history',
+      'report_url',
     ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');

@@ -85,7 +85,7 @@ describe('POST /mcp at the HTTP level', () => {
         version === undefined ? {} : { 'mcp-protocol-version': version },
       );
       expect(response.statusCode).toBe(200);
-      expect(response.json<{ result: { tools: unknown[] } }>().result.tools).toHaveLength(4);
+      expect(response.json<{ result: { tools: unknown[] } }>().result.tools).toHaveLength(5);
     },
   );
 
@@ -116,7 +116,7 @@ describe('POST /mcp at the HTTP level', () => {
     const ctx = await start();
     const response = await post(ctx, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
     expect(response.statusCode).toBe(200);
-    expect(response.json<{ result: { tools: unknown[] } }>().result.tools).toHaveLength(4);
+    expect(response.json<{ result: { tools: unknown[] } }>().result.tools).toHaveLength(5);
   });
 
   it('a tools/call without a token is 401 with the resource-metadata challenge and a JSON-RPC body', async () => {

@@ -62,6 +62,7 @@ describe('MCP Inspector CLI', { timeout: 60_000 }, () => {
       'check_urls_batch',
       'official_domain',
       'domain_history',
+      'report_url',
     ]);
   });
 

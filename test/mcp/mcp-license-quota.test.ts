@@ -19,9 +19,11 @@ import type { McpGrant } from '../../src/mcp/mcp-grant.js';
 import { callTool, type ToolDeps } from '../../src/mcp/mcp-tools.js';
 import { RateLimits } from '../../src/ratelimit/rate-limits.js';
 import { DetectionService } from '../../src/service/detection-service.js';
+import { ReportService } from '../../src/service/report-service.js';
 import type { Store } from '../../src/store/ports/store.js';
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
+import { SERVICE_VERSION } from '../../src/version.js';
 import { createPremiumLicense } from '../helpers/oauth-app.js';
 import { emptyLinkguardTables, usePostgresDatabase } from '../helpers/postgres.js';
 import { testClock } from '../helpers/test-app.js';
@@ -63,8 +65,13 @@ describe.each(STORES)('Premium license quota on the connector (%s)', (_name, ope
     const engine = defaultEngine();
     const clock = testClock();
     month = monthOf(clock.now());
+    const service = new DetectionService(engine, store, clock);
     deps = {
-      service: new DetectionService(engine, store, clock),
+      service,
+      reports: new ReportService(service, store, clock, () => ({
+        engineVersion: SERVICE_VERSION,
+        dataVersion: 'test',
+      })),
       engine,
       store,
       clock,

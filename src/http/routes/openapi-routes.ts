@@ -23,6 +23,8 @@ const DESCRIPTION = [
     'answered 402 with payment instructions; pay, then re-send it with the proof. Or send an ' +
     'enterprise key as `Authorization: Bearer sk_live_…` (`linkguard keys create`); batches ' +
     '(`POST /v1/detect/batch`) take a key only.',
+  '**Wrong verdict?** Report it with `POST /v1/reports` (tag `reports`): free, with a key, a ' +
+    'connector access token or anonymously; the operator reviews every report.',
   '**Errors** are `{status, error, message}` plus `reason` where a finer cause exists and ' +
     '`retry_after` on 429 and 503; each status below lists its codes. Every detect response ' +
     'carries `X-Request-Id` and the rate-limit header fields `RateLimit-Policy` and `RateLimit` ' +
@@ -41,6 +43,7 @@ export async function registerOpenApi(app: TypedApp, config: Config): Promise<vo
       servers: [{ url: config.publicBaseUrl }],
       tags: [
         { name: 'detect', description: 'URL verdicts' },
+        { name: 'reports', description: 'Disputes of verdicts, for the operator to review' },
         { name: 'status', description: 'Health and readiness' },
         ...CONNECTOR_TAGS,
       ],
@@ -68,8 +71,8 @@ export async function registerOpenApi(app: TypedApp, config: Config): Promise<vo
             scheme: 'bearer',
             bearerFormat: 'mcp_at_… or sk_live_…',
             description:
-              'For tools/call on /mcp: an access token from the OAuth sign-in (tag oauth) or an ' +
-              'enterprise key.',
+              'For tools/call on /mcp and for POST /v1/reports: an access token from the OAuth ' +
+              'sign-in (tag oauth) or an enterprise key.',
           },
         },
       },
