@@ -62,6 +62,10 @@ export function printCreated(override: OverrideRecord): void {
   console.log('It applies from the next request, on every instance sharing this store.');
 }
 
+/**
+ * The `overrides` command and its subcommands `add`, `list` and `remove`, each opening the
+ * configured store for the run (README "Verdict corrections").
+ */
 export function overridesCommand(): Command {
   const overrides = new Command('overrides').description(
     'verdict overrides: always allow or always deny a host, domain or URL prefix',

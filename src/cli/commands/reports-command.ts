@@ -79,6 +79,10 @@ interface ResolveOptions {
   json?: boolean;
 }
 
+/**
+ * The `reports` command and its subcommands `list`, `show`, `resolve` and `export`, each opening
+ * the configured store for the run (README "Verdict corrections").
+ */
 export function reportsCommand(): Command {
   const reports = new Command('reports').description(
     'review reports of wrong verdicts filed by users; resolve them, export them for eval',
