@@ -389,7 +389,30 @@ describe.each(STORES)('verdict corrections CLI on $name', { timeout: 240_000 }, 
       expect(unchanged).toMatchObject({ status: 'accepted', resolved_by: 'alice' });
       expect(json(await run(['overrides', 'list', '--json'])) as OverrideView[]).toHaveLength(1);
 
-      ok(await run(['reports', 'resolve', missed, '--accept', '--by', 'alice']));
+      const missedResolved = json(
+        await run(['reports', 'resolve', missed, '--accept', '--by', 'alice', '--json']),
+      ) as ReportView;
+      expect(missedResolved).toMatchObject({
+        id: missed,
+        status: 'accepted',
+        resolved_by: 'alice',
+        resolution_note: null,
+        override_id: null,
+        override: null,
+      });
+      // Resolved: a second resolution is refused before its override is looked at.
+      const again = await run([
+        'reports',
+        'resolve',
+        missed,
+        '--reject',
+        '--override',
+        'allow',
+        '--reason',
+        'x',
+      ]);
+      expect(again.code).toBe(2);
+      expect(again.stderr.trim()).toBe(`Report ${missed} is already resolved`);
       ok(
         await run(['reports', 'resolve', stands, '--reject', '--by', 'bob', '--note', 'a drainer']),
       );

@@ -213,6 +213,12 @@ export function reportsCommand(): Command {
         withStore(async (store) => {
           const report = await store.reports.findReport(id);
           if (report === null) throw new AppError('not_found', `No report ${id}`);
+          // Said before any override check; the store's conditional update is what guarantees it.
+          if (report.status !== 'open') {
+            throw new AppError('invalid_request', `Report ${id} is already resolved`, {
+              reason: 'already_resolved',
+            });
+          }
           const action = options.override;
           if (action !== undefined) checkConsistent(report.kind, status, action);
           return resolveReport(store, fixedClock(now), id, {
