@@ -266,6 +266,43 @@ describe.each(STORES)('verdict corrections CLI on $name', { timeout: 240_000 }, 
     }
   });
 
+  it('an expired override is no longer listed as in force and no longer applies', async () => {
+    const db = await open();
+    const run = (args: readonly string[]) => runBuiltCli(args, { ...db.env, ...QUIET });
+    try {
+      // The CLI refuses a past expiry, so the expired override is written through the store.
+      const store = await openStore(db.location);
+      const now = Date.now();
+      try {
+        await store.overrides.addOverride({
+          id: 'ovr_expired00000',
+          action: 'allow',
+          scope: 'domain',
+          target: 'acme-coinbase-rewards.com',
+          reason: 'trial period',
+          createdBy: 'alice',
+          createdAt: now - 2 * 86_400_000,
+          expiresAt: now - 86_400_000,
+          reportId: null,
+        });
+      } finally {
+        await store.close();
+      }
+      expect(json(await run(['overrides', 'list', '--json']))).toEqual([]);
+      expect(json(await run(['overrides', 'list', '--all', '--json']))).toMatchObject([
+        { id: 'ovr_expired00000', state: 'expired', removed_at: null },
+      ]);
+      expect(ok(await run(['overrides', 'list', '--all'])).stdout).toMatch(
+        /ovr_expired00000 .* expired$/m,
+      );
+      const judged = await check(run, FLAGGED);
+      expect(judged.verdict.verdict).toBe('danger');
+      expect(judged.verdict.details.matched_patterns.join(' ')).not.toContain('override');
+    } finally {
+      await db.done();
+    }
+  });
+
   it('a report is listed, shown, accepted with an override, refused twice and exported for eval', async () => {
     const db = await open();
     const run = (args: readonly string[]) => runBuiltCli(args, { ...db.env, ...QUIET });
