@@ -1,7 +1,8 @@
 /**
  * @module cli/main
- * The `linkguard` command: `serve`, `keys`, `licenses`, `check`, `eval`, `migrate`. Every command
- * reads the same environment configuration as the server (README "Configuration"), except
+ * The `linkguard` command: `serve`, `keys`, `licenses`, `check`, `eval`, `reports`, `overrides`,
+ * `migrate`, …. Every command reads the same environment configuration as the server (README
+ * "Configuration"), except
  * `pay-check`, a client of a running service: it judges one URL by paying the x402 challenge like
  * a pay-per-request user (options only, plus LINKGUARD_BASE_PRIVATE_KEY).
  */
@@ -31,6 +32,8 @@ const SUBCOMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   check: async () => (await import('./commands/check-command.js')).checkCommand(),
   eval: async () => (await import('./commands/eval-command.js')).evalCommand(),
   feeds: async () => (await import('./commands/feeds-command.js')).feedsCommand(),
+  reports: async () => (await import('./commands/reports-command.js')).reportsCommand(),
+  overrides: async () => (await import('./commands/overrides-command.js')).overridesCommand(),
   history: async () => (await import('./commands/history-command.js')).historyCommand(),
   rdap: async () => (await import('./commands/rdap-command.js')).rdapCommand(),
   'pay-check': async () => (await import('./commands/pay-check-command.js')).payCheckCommand(),
