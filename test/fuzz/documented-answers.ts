@@ -14,6 +14,8 @@
  *   raised before the route (body too large, not JSON) take the API shape.
  * - `/oauth/*` JSON endpoints: a 4xx is `{error, error_description}` with an RFC 6749 §5.2,
  *   RFC 7591 §3.2.2, RFC 7009 §2.2.1 or RFC 8707 code (plus `rate_limited` on 429).
+ * - `/report` (the page for site owners): an HTML page (200, or 400/403/413/415/429, `Retry-After`
+ *   on a 429), a 303 back to `/report`, or the API shape for a body refused before the route.
  * - `/oauth/authorize`: an HTML page (200, or 400/403/429 for a refused request), a redirect whose
  *   `error` is an RFC 6749 §4.1.2.1 or RFC 8707 code, or the OAuth JSON shape for a body that is
  *   not a form.
@@ -26,6 +28,7 @@ export type Door =
   | 'detect'
   | 'batch'
   | 'reports'
+  | 'report-page'
   | 'payment'
   | 'url'
   | 'api'
@@ -192,6 +195,25 @@ function authorizeProblem(answer: Answer): string | null {
   return `${answer.status} ${type}: neither a page nor a redirect`;
 }
 
+function reportPageProblem(answer: Answer): string | null {
+  const type = header(answer, 'content-type') ?? '';
+  if (answer.status === 303) {
+    const location = header(answer, 'location') ?? '';
+    return location.endsWith('/report') ? null : `303 to ${JSON.stringify(location)}`;
+  }
+  if (type.startsWith('text/html')) {
+    if (![200, 400, 403, 413, 415, 429].includes(answer.status)) {
+      return `page with status ${answer.status}`;
+    }
+    if (answer.status === 429 && header(answer, 'retry-after') === undefined) {
+      return '429 page without Retry-After';
+    }
+    return null;
+  }
+  if (answer.status >= 400) return apiErrorProblem(answer);
+  return `${answer.status} ${type}: neither a page nor a redirect`;
+}
+
 /**
  * Why `answer`, from `door`, breaks the documented contract, or null when it keeps it.
  */
@@ -206,6 +228,8 @@ export function answerProblem(door: Door, answer: Answer): string | null {
       return answer.status >= 400 ? oauthJsonProblem(answer) : null;
     case 'oauth-authorize':
       return authorizeProblem(answer);
+    case 'report-page':
+      return reportPageProblem(answer);
     case 'oauth-metadata':
       return answer.status === 200 ? null : apiErrorProblem(answer);
     default:

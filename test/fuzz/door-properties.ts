@@ -338,6 +338,98 @@ const reportBodies: DoorProperty = {
     ),
 };
 
+/** A real CSRF pair of the report page: the cookie header and the form's token. */
+async function reportPageCsrf(h: FuzzApp): Promise<{ cookie: string; token: string }> {
+  const page = await h.send('report-page', { method: 'GET', url: '/report' });
+  const token = /name="csrf_token" value="([^"]+)"/.exec(page.body)?.[1];
+  const setCookie = String(page.headers['set-cookie'] ?? '');
+  const cookie = /lg_report_csrf=[^;]+/.exec(setCookie)?.[0];
+  if (token === undefined || cookie === undefined) {
+    throw new FuzzFailure('GET /report gave no CSRF token and cookie');
+  }
+  return { cookie, token };
+}
+
+/**
+ * The page for site owners: either form with any fields, CSRF token and cookie (real, absent or
+ * forged) and content type, and `GET /report` with any query: a page, a 303 back to the start, or
+ * a documented error. A real token with a real cookie is never refused as a forgery.
+ */
+const reportPageForms: DoorProperty = {
+  name: 'report page: any form, CSRF pair and content type on /report, /report/check, /report/file',
+  door: 'report-page',
+  weight: 1,
+  build: (h) =>
+    fc.asyncProperty(
+      fc.record({
+        path: fc.constantFrom('/report/check', '/report/file', '/report'),
+        method: fc.constantFrom('POST', 'POST', 'GET'),
+        url: fc.option(urlish, { nil: undefined }),
+        kind: fc.option(reportKinds, { nil: undefined }),
+        comment: fc.option(anyText(60), { nil: undefined }),
+        contact: fc.option(fc.oneof(fc.emailAddress(), anyText(30)), { nil: undefined }),
+        csrf: fc.constantFrom('REAL', 'forged', 'none'),
+        cookie: fc.constantFrom('REAL', 'forged', 'none'),
+        contentType: fc.constantFrom<string | undefined>(
+          'application/x-www-form-urlencoded',
+          'application/x-www-form-urlencoded',
+          'application/json',
+          'text/plain',
+          undefined,
+        ),
+        duplicate: fc.boolean(),
+      }),
+      async (input) => {
+        const real =
+          input.csrf === 'REAL' || input.cookie === 'REAL' ? await reportPageCsrf(h) : null;
+        const form = new URLSearchParams();
+        if (input.url !== undefined) form.set('url', input.url);
+        if (input.kind !== undefined && typeof input.kind === 'string')
+          form.set('kind', input.kind);
+        if (input.comment !== undefined) form.set('comment', input.comment);
+        if (input.contact !== undefined) form.set('contact', input.contact);
+        const token =
+          input.csrf === 'REAL'
+            ? real?.token
+            : input.csrf === 'forged'
+              ? 'x'.repeat(43)
+              : undefined;
+        if (token !== undefined) form.set('csrf_token', token);
+        if (input.duplicate) form.append('url', 'again.example');
+        const cookie =
+          input.cookie === 'REAL'
+            ? real?.cookie
+            : input.cookie === 'forged'
+              ? `lg_report_csrf=${'y'.repeat(43)}`
+              : undefined;
+        const get = input.method === 'GET';
+        const answer = await h.send('report-page', {
+          method: input.method,
+          url: get ? `${input.path}?${form.toString()}` : input.path,
+          headers: withHeaders({ 'content-type': get ? undefined : input.contentType, cookie }),
+          ...(get
+            ? {}
+            : {
+                payload:
+                  input.contentType === 'application/json'
+                    ? JSON.stringify(Object.fromEntries(form))
+                    : form.toString(),
+              }),
+        });
+        const pair = input.csrf === 'REAL' && input.cookie === 'REAL';
+        if (
+          pair &&
+          !get &&
+          input.contentType === 'application/x-www-form-urlencoded' &&
+          !input.duplicate &&
+          answer.status === 403
+        ) {
+          throw new FuzzFailure(`a real CSRF pair refused: ${answer.body.slice(0, 200)}`);
+        }
+      },
+    ),
+};
+
 /** With a live key: every entry is the verdict or the error body /v1/detect gives its URL. */
 const batchEntries: DoorProperty = {
   name: 'batch: with a key, each entry is what /v1/detect answers for its URL, in order',
@@ -1568,6 +1660,7 @@ export const PROPERTIES = {
     batchBodies,
     batchEntries,
     reportBodies,
+    reportPageForms,
   ],
   payment: [legacyProofs, xPaymentProofs, garbageProofs, finding1],
   mcp: [mcpMessages, mcpRaw, mcpGet, finding9, mcpInvalidParams, finding6],
