@@ -5,11 +5,14 @@
  * apart.
  */
 
+import type { Verdict } from '../engine/verdict.js';
 import {
   type NewOverride,
+  type OverrideRecord,
   REPORT_KINDS,
   type ReportFilter,
   type ReportKind,
+  type ReportRecord,
   type ReportResolution,
   type ReportStatus,
 } from './ports/correction-store.js';
@@ -106,4 +109,49 @@ export function resolutionOverride(id: string, resolution: ReportResolution): Ne
     throw new RangeError(`the override of report ${id} names report ${override.reportId}`);
   }
   return { ...override, reportId: id };
+}
+
+/**
+ * An override record built field by field from a driver's row (columns aliased to the record's
+ * names), so both adapters hand out one shape whatever else the row carries.
+ */
+export function overrideRecordOf(row: OverrideRecord): OverrideRecord {
+  return {
+    id: row.id,
+    action: row.action,
+    scope: row.scope,
+    target: row.target,
+    reason: row.reason,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    removedAt: row.removedAt,
+    removedBy: row.removedBy,
+    reportId: row.reportId,
+  };
+}
+
+/**
+ * A report record built field by field from a driver's row, with its verdict as the adapter
+ * decoded it (SQLite keeps JSON text, pg parses `json` itself).
+ */
+export function reportRecordOf(row: Omit<ReportRecord, 'verdict'>, verdict: Verdict): ReportRecord {
+  return {
+    id: row.id,
+    createdAt: row.createdAt,
+    url: row.url,
+    kind: row.kind,
+    comment: row.comment,
+    contact: row.contact,
+    source: row.source,
+    sourceId: row.sourceId,
+    verdict,
+    engineVersion: row.engineVersion,
+    dataVersion: row.dataVersion,
+    status: row.status,
+    resolvedAt: row.resolvedAt,
+    resolvedBy: row.resolvedBy,
+    resolutionNote: row.resolutionNote,
+    overrideId: row.overrideId,
+  };
 }

@@ -16,6 +16,7 @@ import type {
   OverrideSnapshot,
   OverrideStore,
 } from '../ports/correction-store.js';
+import { overrideRecordOf } from '../store-values.js';
 import type { NotifiedSnapshotCache } from './notified-snapshot-cache.js';
 import type { PgDatabase } from './pg-database.js';
 
@@ -42,23 +43,6 @@ export function overrideValues(override: NewOverride): unknown[] {
   ];
 }
 
-/** Field by field, so records have one shape whatever the driver returns. */
-function toRecord(row: OverrideRecord): OverrideRecord {
-  return {
-    id: row.id,
-    action: row.action,
-    scope: row.scope,
-    target: row.target,
-    reason: row.reason,
-    createdBy: row.createdBy,
-    createdAt: row.createdAt,
-    expiresAt: row.expiresAt,
-    removedAt: row.removedAt,
-    removedBy: row.removedBy,
-    reportId: row.reportId,
-  };
-}
-
 export class PgOverrideStore implements OverrideStore {
   #last: OverrideSnapshot | null = null;
 
@@ -76,14 +60,14 @@ export class PgOverrideStore implements OverrideStore {
 
   async findOverride(id: string): Promise<OverrideRecord | null> {
     const { rows } = await this.db.query<OverrideRecord>(`${SELECT_OVERRIDE} WHERE id = $1`, [id]);
-    return rows[0] === undefined ? null : toRecord(rows[0]);
+    return rows[0] === undefined ? null : overrideRecordOf(rows[0]);
   }
 
   async listOverrides(): Promise<OverrideRecord[]> {
     const { rows } = await this.db.query<OverrideRecord>(
       `${SELECT_OVERRIDE} ORDER BY created_at, seq`,
     );
-    return rows.map(toRecord);
+    return rows.map(overrideRecordOf);
   }
 
   async removeOverride(
@@ -110,7 +94,7 @@ export class PgOverrideStore implements OverrideStore {
       const { rows } = await this.db.query<OverrideRecord>(
         `${SELECT_OVERRIDE} WHERE removed_at IS NULL ORDER BY created_at, seq`,
       );
-      this.#last = overrideSnapshot(rows.map(toRecord), this.#last);
+      this.#last = overrideSnapshot(rows.map(overrideRecordOf), this.#last);
       return this.#last;
     });
   }

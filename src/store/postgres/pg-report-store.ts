@@ -16,7 +16,7 @@ import type {
   ReportResolution,
   ReportStore,
 } from '../ports/correction-store.js';
-import { reportFilterValues, resolutionOverride } from '../store-values.js';
+import { reportFilterValues, reportRecordOf, resolutionOverride } from '../store-values.js';
 import type { NotifiedSnapshotCache } from './notified-snapshot-cache.js';
 import { type PgDatabase, Rollback } from './pg-database.js';
 import { INSERT_OVERRIDE, overrideValues } from './pg-override-store.js';
@@ -26,26 +26,9 @@ const SELECT_REPORT = `SELECT id, created_at AS "createdAt", url, kind, comment,
   data_version AS "dataVersion", status, resolved_at AS "resolvedAt", resolved_by AS "resolvedBy",
   resolution_note AS "resolutionNote", override_id AS "overrideId" FROM reports`;
 
-/** Field by field, so records have one shape whatever the driver returns (pg parses `json`). */
-function toRecord(row: ReportRecord): ReportRecord {
-  return {
-    id: row.id,
-    createdAt: row.createdAt,
-    url: row.url,
-    kind: row.kind,
-    comment: row.comment,
-    contact: row.contact,
-    source: row.source,
-    sourceId: row.sourceId,
-    verdict: row.verdict,
-    engineVersion: row.engineVersion,
-    dataVersion: row.dataVersion,
-    status: row.status,
-    resolvedAt: row.resolvedAt,
-    resolvedBy: row.resolvedBy,
-    resolutionNote: row.resolutionNote,
-    overrideId: row.overrideId,
-  };
+/** A row as pg returns it (`json` parsed by the driver). */
+function pgReportRecord(row: ReportRecord): ReportRecord {
+  return reportRecordOf(row, row.verdict);
 }
 
 export class PgReportStore implements ReportStore {
@@ -78,7 +61,7 @@ export class PgReportStore implements ReportStore {
 
   async findReport(id: string): Promise<ReportRecord | null> {
     const { rows } = await this.db.query<ReportRecord>(`${SELECT_REPORT} WHERE id = $1`, [id]);
-    return rows[0] === undefined ? null : toRecord(rows[0]);
+    return rows[0] === undefined ? null : pgReportRecord(rows[0]);
   }
 
   async listReports(filter: ReportFilter = {}): Promise<ReportRecord[]> {
@@ -95,7 +78,7 @@ export class PgReportStore implements ReportStore {
       `${SELECT_REPORT} WHERE ${where} ORDER BY created_at DESC, seq DESC LIMIT $1`,
       values,
     );
-    return rows.map(toRecord);
+    return rows.map(pgReportRecord);
   }
 
   async resolveReport(

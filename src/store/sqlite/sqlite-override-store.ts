@@ -17,6 +17,7 @@ import type {
   OverrideSnapshot,
   OverrideStore,
 } from '../ports/correction-store.js';
+import { overrideRecordOf } from '../store-values.js';
 import { asPromise } from './as-promise.js';
 import type { SnapshotCache } from './snapshot-cache.js';
 
@@ -43,23 +44,6 @@ export function overrideParams(override: NewOverride): NewOverride {
     createdAt: override.createdAt,
     expiresAt: override.expiresAt,
     reportId: override.reportId,
-  };
-}
-
-/** Field by field, so records have one shape whatever the driver returns. */
-function toRecord(row: OverrideRecord): OverrideRecord {
-  return {
-    id: row.id,
-    action: row.action,
-    scope: row.scope,
-    target: row.target,
-    reason: row.reason,
-    createdBy: row.createdBy,
-    createdAt: row.createdAt,
-    expiresAt: row.expiresAt,
-    removedAt: row.removedAt,
-    removedBy: row.removedBy,
-    reportId: row.reportId,
   };
 }
 
@@ -97,12 +81,12 @@ export class SqliteOverrideStore implements OverrideStore {
   findOverride(id: string): Promise<OverrideRecord | null> {
     return asPromise(() => {
       const row = this.#byId.get(id);
-      return row === undefined ? null : toRecord(row);
+      return row === undefined ? null : overrideRecordOf(row);
     });
   }
 
   listOverrides(): Promise<OverrideRecord[]> {
-    return asPromise(() => this.#all.all().map(toRecord));
+    return asPromise(() => this.#all.all().map(overrideRecordOf));
   }
 
   removeOverride(
@@ -121,7 +105,7 @@ export class SqliteOverrideStore implements OverrideStore {
   activeOverrides(): Promise<OverrideSnapshot> {
     return asPromise(() =>
       this.#cache.get(() => {
-        this.#last = overrideSnapshot(this.#active.all().map(toRecord), this.#last);
+        this.#last = overrideSnapshot(this.#active.all().map(overrideRecordOf), this.#last);
         return this.#last;
       }),
     );

@@ -20,7 +20,7 @@ import type {
   ReportResolution,
   ReportStore,
 } from '../ports/correction-store.js';
-import { reportFilterValues, resolutionOverride } from '../store-values.js';
+import { reportFilterValues, reportRecordOf, resolutionOverride } from '../store-values.js';
 import { asPromise } from './as-promise.js';
 import type { SnapshotCache } from './snapshot-cache.js';
 import { INSERT_OVERRIDE, overrideParams } from './sqlite-override-store.js';
@@ -35,28 +35,6 @@ const SELECT_REPORT = `SELECT id, created_at AS createdAt, url, kind, comment, c
 /** Newest first; rowid breaks ties between reports filed in the same millisecond. */
 const NEWEST_FIRST = 'ORDER BY created_at DESC, rowid DESC LIMIT @limit';
 
-/** Field by field, so records have one shape whatever the driver returns. */
-function toRecord(row: ReportRow): ReportRecord {
-  return {
-    id: row.id,
-    createdAt: row.createdAt,
-    url: row.url,
-    kind: row.kind,
-    comment: row.comment,
-    contact: row.contact,
-    source: row.source,
-    sourceId: row.sourceId,
-    verdict: JSON.parse(row.verdict) as Verdict,
-    engineVersion: row.engineVersion,
-    dataVersion: row.dataVersion,
-    status: row.status,
-    resolvedAt: row.resolvedAt,
-    resolvedBy: row.resolvedBy,
-    resolutionNote: row.resolutionNote,
-    overrideId: row.overrideId,
-  };
-}
-
 interface ListParams {
   status: string | null;
   kind: string | null;
@@ -65,6 +43,11 @@ interface ListParams {
 }
 
 type Resolve = (id: string, resolution: ReportResolution, override: NewOverride | null) => boolean;
+
+/** A row with its verdict decoded from its JSON text. */
+function reportRecordOfRow(row: ReportRow): ReportRecord {
+  return reportRecordOf(row, JSON.parse(row.verdict) as Verdict);
+}
 
 export class SqliteReportStore implements ReportStore {
   readonly #insert: Database.Statement<[Record<string, unknown>]>;
@@ -134,7 +117,7 @@ export class SqliteReportStore implements ReportStore {
   findReport(id: string): Promise<ReportRecord | null> {
     return asPromise(() => {
       const row = this.#byId.get(id);
-      return row === undefined ? null : toRecord(row);
+      return row === undefined ? null : reportRecordOfRow(row);
     });
   }
 
@@ -148,7 +131,7 @@ export class SqliteReportStore implements ReportStore {
           : status === 'resolved'
             ? this.#listResolved
             : this.#listStatus;
-      return statement.all(params).map(toRecord);
+      return statement.all(params).map(reportRecordOfRow);
     });
   }
 
