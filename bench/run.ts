@@ -50,6 +50,10 @@ import {
   SECTION_START as INTEL_SECTION_START,
 } from './intel-section.js';
 import {
+  SECTION_END as OVERRIDES_SECTION_END,
+  SECTION_START as OVERRIDES_SECTION_START,
+} from './overrides-section.js';
+import {
   SECTION_END as PAGES_SECTION_END,
   SECTION_START as PAGES_SECTION_START,
 } from './page-section.js';
@@ -675,11 +679,18 @@ async function main(): Promise<void> {
       stdio: 'inherit',
     });
     if (pages.status !== 0) process.exitCode = pages.status ?? 1;
+    // And what the operator's overrides cost on every verdict (SQLite and PostgreSQL).
+    console.log('\nverdict overrides: bench/overrides-bench.ts …');
+    const overrides = spawnSync('npx', ['tsx', join(ROOT, 'bench/overrides-bench.ts')], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
+    if (overrides.status !== 0) process.exitCode = overrides.status ?? 1;
   }
 }
 
 /**
- * The `npm run bench:payments`, `bench:intel` and `bench:pages` sections of `file` (each with a leading
+ * The `npm run bench:payments`, `bench:intel`, `bench:pages` and `bench:overrides` sections of `file` (each with a leading
  * newline), or ''.
  */
 function paymentsSection(file: string): string {
@@ -688,6 +699,7 @@ function paymentsSection(file: string): string {
     { start: PAYMENTS_SECTION_START, end: PAYMENTS_SECTION_END },
     { start: INTEL_SECTION_START, end: INTEL_SECTION_END },
     { start: PAGES_SECTION_START, end: PAGES_SECTION_END },
+    { start: OVERRIDES_SECTION_START, end: OVERRIDES_SECTION_END },
   ]
     .map((markers) => findSection(previous, markers))
     .map((section) => (section === null ? '' : `\n${section}\n`))

@@ -43,9 +43,11 @@ export function applyOverride(verdict: Verdict, override: OverrideRecord): Verdi
     `The layers' verdict was ${replaced}` +
     (evidence.length === 0 ? '' : ` (${evidence.join(', ')})`) +
     `: ${verdict.reason}`;
+  // The operator's sentence ends once, whether or not they ended it.
+  const said = /[.!?]$/.test(override.reason) ? override.reason : `${override.reason}.`;
   const head = allow
-    ? `Allowed by an override of this service's operator (${override.id}): ${override.reason}.`
-    : `Blocked by an override of this service's operator (${override.id}): ${override.reason}.`;
+    ? `Allowed by an override of this service's operator (${override.id}): ${said}`
+    : `Blocked by an override of this service's operator (${override.id}): ${said}`;
   return {
     ...verdict,
     verdict: allow ? 'safe' : 'danger',

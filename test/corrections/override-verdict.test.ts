@@ -73,6 +73,14 @@ describe('applyOverride', () => {
     expect(served.reason).toContain("The layers' verdict was safe");
   });
 
+  it('ends the operator reason once, whether or not it ends with a full stop', () => {
+    const layers = verdictOf('https://example.com/');
+    const ended = { ...override('deny', 'example.com'), reason: 'Compromised.' };
+    expect(applyOverride(layers, ended).reason).toContain('(ovr_0123456789ab): Compromised. The');
+    const bare = { ...override('deny', 'example.com'), reason: 'Compromised' };
+    expect(applyOverride(layers, bare).reason).toContain('(ovr_0123456789ab): Compromised. The');
+  });
+
   it('never modifies the layers verdict (cached verdicts are frozen and shared)', () => {
     const layers = verdictOf('https://metamask-restore-wallet.com/');
     const before = JSON.stringify(layers);
