@@ -115,7 +115,9 @@ async function measure(name: string, store: Store): Promise<Row[]> {
       matchUs: await microsPerCall(urls, (url) => overrides.match(url)),
     });
   }
-  await addOverrides(store, [...new Set(urls.map((url) => url.hostname))]);
+  // An IPv6 host is written in brackets, as in a URL.
+  const hosts = urls.map((url) => (url.ipVersion === 6 ? `[${url.hostname}]` : url.hostname));
+  await addOverrides(store, [...new Set(hosts)]);
   rows.push({
     store: name,
     overrides: '10,000 + one per benchmark host: every verdict overridden',

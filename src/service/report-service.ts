@@ -33,9 +33,13 @@ export const MAX_REPORT_CONTACT = 254;
 const EMAIL =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
-/** Control characters other than tab and line breaks: refused in comments (PostgreSQL refuses NUL). */
+/**
+ * C0 and C1 control characters other than tab and line breaks (Unicode category Cc): refused in
+ * comments, since PostgreSQL refuses NUL and a terminal showing `reports show` must not be
+ * steered by escape sequences (ESC, and the single-byte CSI U+009B).
+ */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 /** What a user submits. */
 export interface ReportSubmission {

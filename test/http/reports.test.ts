@@ -204,6 +204,15 @@ describe('POST /v1/reports: refused', () => {
       },
     ],
     [
+      'a comment with a C1 control character (CSI)',
+      { ...good, comment: 'see \u009b31m here' },
+      {
+        error: 'invalid_request',
+        reason: 'invalid_comment',
+        message: 'comment contains control characters',
+      },
+    ],
+    [
       'a comment with a control character',
       { ...good, comment: 'see \u0007 here' },
       {
