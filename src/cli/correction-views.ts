@@ -58,6 +58,8 @@ export function reportView(report: ReportRecord) {
     resolved_by: report.resolvedBy,
     resolution_note: report.resolutionNote,
     override_id: report.overrideId,
+    redacted_at: isoOrNull(report.redactedAt),
+    redacted_by: report.redactedBy,
   };
 }
 

@@ -173,6 +173,39 @@ export async function resolveReport(
 }
 
 /**
+ * Erase the reporter's personal data from a report, open or resolved: its `comment` and
+ * `contact` become null and the report records who did it and when (README "Verdict
+ * corrections"). URL, kind, verdict at filing and resolution stay.
+ *
+ * @returns the report as redacted.
+ * @throws {AppError} `not_found` for an unknown id; `invalid_request` with reason
+ *   `already_redacted` (nothing changed) or `missing_operator`.
+ */
+export async function redactReport(
+  store: Store,
+  clock: Clock,
+  id: string,
+  by: string,
+): Promise<ReportRecord> {
+  const name = by.trim();
+  if (name === '') {
+    throw new AppError('invalid_request', 'A redaction needs the operator name', {
+      reason: 'missing_operator',
+    });
+  }
+  const outcome = await store.reports.redactReport(id, clock.now(), name);
+  if (outcome === 'not_found') throw new AppError('not_found', `No report ${id}`);
+  if (outcome === 'already_redacted') {
+    throw new AppError('invalid_request', `Report ${id} was already redacted`, {
+      reason: 'already_redacted',
+    });
+  }
+  const report = await store.reports.findReport(id);
+  if (report === null) throw new AppError('not_found', `No report ${id}`);
+  return report;
+}
+
+/**
  * Operator text trimmed; empty → null.
  * @throws {AppError} `invalid_request` (reason `<field>_too_long`).
  */

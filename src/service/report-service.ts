@@ -130,6 +130,8 @@ export class ReportService {
       resolvedBy: null,
       resolutionNote: null,
       overrideId: null,
+      redactedAt: null,
+      redactedBy: null,
     };
     await this.store.reports.createReport(report);
     return report;

@@ -153,5 +153,7 @@ export function reportRecordOf(row: Omit<ReportRecord, 'verdict'>, verdict: Verd
     resolvedBy: row.resolvedBy,
     resolutionNote: row.resolutionNote,
     overrideId: row.overrideId,
+    redactedAt: row.redactedAt,
+    redactedBy: row.redactedBy,
   };
 }

@@ -55,6 +55,8 @@ function storedReport(): ReportRecord {
     resolvedBy: null,
     resolutionNote: null,
     overrideId: null,
+    redactedAt: null,
+    redactedBy: null,
   };
 }
 

@@ -69,6 +69,8 @@ function report(
     resolvedBy: status === 'open' ? null : 'alice',
     resolutionNote: null,
     overrideId: null,
+    redactedAt: null,
+    redactedBy: null,
   };
 }
 

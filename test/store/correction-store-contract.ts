@@ -110,6 +110,8 @@ function asOpen(report: NewReport): ReportRecord {
     resolvedBy: null,
     resolutionNote: null,
     overrideId: null,
+    redactedAt: null,
+    redactedBy: null,
   };
 }
 

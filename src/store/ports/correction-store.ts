@@ -56,12 +56,19 @@ export interface ReportRecord {
   resolutionNote: string | null;
   /** The override created with the resolution, or null. */
   overrideId: string | null;
+  /**
+   * When the operator erased the reporter's `comment` and `contact` (`redactReport`), or null.
+   * The rest of the report stays: it is the service's record, not the reporter's data.
+   */
+  redactedAt: number | null;
+  /** Who erased them (the operator's name as given to the CLI), or null. */
+  redactedBy: string | null;
 }
 
 /** Fields given when filing a report. */
 export type NewReport = Omit<
   ReportRecord,
-  'status' | 'resolvedAt' | 'resolvedBy' | 'resolutionNote' | 'overrideId'
+  'status' | 'resolvedAt' | 'resolvedBy' | 'resolutionNote' | 'overrideId' | 'redactedAt' | 'redactedBy'
 >;
 
 /** What an override does: `allow` serves `safe`, `deny` serves `danger`, whatever the layers say. */
@@ -129,6 +136,14 @@ export interface ReportStore {
     id: string,
     resolution: ReportResolution,
   ): Promise<'resolved' | 'already_resolved' | 'not_found'>;
+  /**
+   * Erase the reporter's personal data from a report, open or resolved: set `comment` and
+   * `contact` to null and record `redactedAt` = `at` (epoch ms) and `redactedBy` = `by`. URL,
+   * kind, verdict at filing and resolution stay. One conditional UPDATE (`WHERE redacted_at IS
+   * NULL`), so of concurrent redactions exactly one records its who/when.
+   * @returns `redacted`, `already_redacted` (nothing changed) or `not_found`.
+   */
+  redactReport(id: string, at: number, by: string): Promise<'redacted' | 'already_redacted' | 'not_found'>;
 }
 
 /**

@@ -14,6 +14,7 @@ import { migration002 } from './migrations/002-credential-notifications.js';
 import { migration003 } from './migrations/003-server-secrets.js';
 import { migration004 } from './migrations/004-oauth-sources.js';
 import { migration005 } from './migrations/005-corrections.js';
+import { migration006 } from './migrations/006-report-redaction.js';
 
 /** One schema step. `version` is its number (1, 2, …); `sql` may hold several statements. */
 export interface PostgresMigration {
@@ -29,6 +30,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   migration003,
   migration004,
   migration005,
+  migration006,
 ];
 
 /**

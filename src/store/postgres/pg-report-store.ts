@@ -5,7 +5,8 @@
  * `UPDATE … WHERE status = 'open'` claims the report (its row lock makes concurrent resolutions
  * of every instance wait, and they then find the report resolved and change nothing), and only
  * when it changed a row is the resolution's override inserted; so exactly one resolution wins
- * and only its override exists.
+ * and only its override exists. A redaction (migration 006) is one conditional
+ * `UPDATE … WHERE redacted_at IS NULL` that clears comment and contact.
  */
 
 import type {
@@ -24,7 +25,8 @@ import { INSERT_OVERRIDE, overrideValues } from './pg-override-store.js';
 const SELECT_REPORT = `SELECT id, created_at AS "createdAt", url, kind, comment, contact, source,
   source_id AS "sourceId", verdict, engine_version AS "engineVersion",
   data_version AS "dataVersion", status, resolved_at AS "resolvedAt", resolved_by AS "resolvedBy",
-  resolution_note AS "resolutionNote", override_id AS "overrideId" FROM reports`;
+  resolution_note AS "resolutionNote", override_id AS "overrideId",
+  redacted_at AS "redactedAt", redacted_by AS "redactedBy" FROM reports`;
 
 /** A row as pg returns it (`json` parsed by the driver). */
 function pgReportRecord(row: ReportRecord): ReportRecord {
@@ -111,5 +113,21 @@ export class PgReportStore implements ReportStore {
     // The conditional UPDATE decided; the look-up only explains a "no" (never deleted).
     const exists = await this.db.query('SELECT 1 FROM reports WHERE id = $1', [id]);
     return exists.rowCount === 0 ? 'not_found' : 'already_resolved';
+  }
+
+  async redactReport(
+    id: string,
+    at: number,
+    by: string,
+  ): Promise<'redacted' | 'already_redacted' | 'not_found'> {
+    const redacted = await this.db.query(
+      `UPDATE reports SET comment = NULL, contact = NULL, redacted_at = $2, redacted_by = $3
+        WHERE id = $1 AND redacted_at IS NULL`,
+      [id, at, by],
+    );
+    if (redacted.rowCount === 1) return 'redacted';
+    // The conditional UPDATE decided; the look-up only explains a "no" (never deleted).
+    const exists = await this.db.query('SELECT 1 FROM reports WHERE id = $1', [id]);
+    return exists.rowCount === 0 ? 'not_found' : 'already_redacted';
   }
 }

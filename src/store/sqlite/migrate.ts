@@ -17,6 +17,7 @@ import { migration005 } from './migrations/005-oauth.js';
 import { migration006 } from './migrations/006-server-secrets.js';
 import { migration007 } from './migrations/007-oauth-sources.js';
 import { migration008 } from './migrations/008-corrections.js';
+import { migration009 } from './migrations/009-report-redaction.js';
 
 /** One schema step. `version` is its number (1, 2, …); `sql` may hold several statements. */
 export interface Migration {
@@ -35,6 +36,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration006,
   migration007,
   migration008,
+  migration009,
 ];
 
 /**

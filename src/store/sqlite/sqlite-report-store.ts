@@ -5,7 +5,8 @@
  * conditional `UPDATE … WHERE status = 'open'` claims the report, and only when it changed a row
  * is the resolution's override inserted; so of concurrent resolutions (this or another process)
  * exactly one wins and only its override exists. Adding an override clears the active-overrides
- * cache it shares with the override store.
+ * cache it shares with the override store. A redaction (migration 009) is one conditional
+ * `UPDATE … WHERE redacted_at IS NULL` that clears comment and contact.
  */
 
 import type Database from 'better-sqlite3';
@@ -30,7 +31,8 @@ type ReportRow = Omit<ReportRecord, 'verdict'> & { verdict: string };
 const SELECT_REPORT = `SELECT id, created_at AS createdAt, url, kind, comment, contact, source,
   source_id AS sourceId, verdict, engine_version AS engineVersion, data_version AS dataVersion,
   status, resolved_at AS resolvedAt, resolved_by AS resolvedBy,
-  resolution_note AS resolutionNote, override_id AS overrideId FROM reports`;
+  resolution_note AS resolutionNote, override_id AS overrideId, redacted_at AS redactedAt,
+  redacted_by AS redactedBy FROM reports`;
 
 /** Newest first; rowid breaks ties between reports filed in the same millisecond. */
 const NEWEST_FIRST = 'ORDER BY created_at DESC, rowid DESC LIMIT @limit';
@@ -57,6 +59,7 @@ export class SqliteReportStore implements ReportStore {
   readonly #listResolved: Database.Statement<[ListParams], ReportRow>;
   readonly #exists: Database.Statement<[string], { one: 1 }>;
   readonly #resolve: Database.Transaction<Resolve>;
+  readonly #redact: Database.Statement<[{ id: string; at: number; by: string }]>;
   readonly #overrides: SnapshotCache<OverrideSnapshot>;
 
   /** @param overrides the active-overrides cache, shared with the override store. */
@@ -93,6 +96,8 @@ export class SqliteReportStore implements ReportStore {
       if (override !== null) insertOverride.run(overrideParams(override));
       return true;
     });
+    this.#redact = db.prepare(`UPDATE reports SET comment = NULL, contact = NULL,
+      redacted_at = @at, redacted_by = @by WHERE id = @id AND redacted_at IS NULL`);
     this.#overrides = overrides;
   }
 
@@ -145,6 +150,18 @@ export class SqliteReportStore implements ReportStore {
       if (this.#resolve.immediate(id, resolution, override)) return 'resolved';
       // The conditional UPDATE decided; the look-up only explains a "no" (never deleted).
       return this.#exists.get(id) === undefined ? 'not_found' : 'already_resolved';
+    });
+  }
+
+  redactReport(
+    id: string,
+    at: number,
+    by: string,
+  ): Promise<'redacted' | 'already_redacted' | 'not_found'> {
+    return asPromise(() => {
+      if (this.#redact.run({ id, at, by }).changes === 1) return 'redacted';
+      // The conditional UPDATE decided; the look-up only explains a "no" (never deleted).
+      return this.#exists.get(id) === undefined ? 'not_found' : 'already_redacted';
     });
   }
 }
