@@ -382,6 +382,92 @@ export function describeCorrectionStoreContract(
       });
     });
 
+    describe('redacting reports', () => {
+      it('clears comment and contact of an open report, keeps the rest, records who and when', async () => {
+        const report = newReport();
+        await a.reports.createReport(report);
+        expect(await a.reports.redactReport(report.id, T0 + 90_000, 'carol')).toBe('redacted');
+        const redacted = {
+          ...asOpen(report),
+          comment: null,
+          contact: null,
+          redactedAt: T0 + 90_000,
+          redactedBy: 'carol',
+        };
+        expect(await b.reports.findReport(report.id)).toEqual(redacted);
+        expect(await b.reports.listReports({ status: 'open' })).toEqual([redacted]);
+        // Still open: it can be resolved afterwards, and the redaction stays.
+        expect(await b.reports.resolveReport(report.id, resolution())).toBe('resolved');
+        expect(await a.reports.findReport(report.id)).toEqual({
+          ...redacted,
+          status: 'accepted',
+          resolvedAt: T0 + 60_000,
+          resolvedBy: 'alice',
+          resolutionNote: 'confirmed with the customer',
+        });
+      });
+
+      it('redacts a resolved report, keeping its resolution and override', async () => {
+        const report = newReport({ kind: 'false_negative' });
+        await a.reports.createReport(report);
+        const override = newOverride({ action: 'deny' });
+        expect(
+          await a.reports.resolveReport(
+            report.id,
+            resolution({ status: 'accepted', override, by: 'bob', note: 'phishing, confirmed' }),
+          ),
+        ).toBe('resolved');
+        const resolved = await a.reports.findReport(report.id);
+        expect(await b.reports.redactReport(report.id, T0 + 120_000, 'dave')).toBe('redacted');
+        expect(await a.reports.findReport(report.id)).toEqual({
+          ...resolved,
+          comment: null,
+          contact: null,
+          redactedAt: T0 + 120_000,
+          redactedBy: 'dave',
+        });
+        expect(await a.overrides.findOverride(override.id)).toEqual({
+          ...override,
+          reportId: report.id,
+          removedAt: null,
+          removedBy: null,
+        });
+      });
+
+      it('a second redaction changes nothing: already_redacted, the first who/when stay', async () => {
+        const report = newReport({ comment: null });
+        await a.reports.createReport(report);
+        expect(await a.reports.redactReport(report.id, T0 + 1, 'carol')).toBe('redacted');
+        const first = await a.reports.findReport(report.id);
+        expect(first?.redactedBy).toBe('carol');
+        expect(await b.reports.redactReport(report.id, T0 + 2, 'dave')).toBe('already_redacted');
+        expect(await a.reports.findReport(report.id)).toEqual(first);
+      });
+
+      it('of four concurrent redactions through both stores exactly one records its who/when', async () => {
+        const report = newReport();
+        await a.reports.createReport(report);
+        const results = await Promise.all(
+          [0, 1, 2, 3].map((i) =>
+            (i % 2 === 0 ? a : b).reports.redactReport(report.id, T0 + i, `op${String(i)}`),
+          ),
+        );
+        expect(results.filter((r) => r === 'redacted')).toHaveLength(1);
+        expect(results.filter((r) => r === 'already_redacted')).toHaveLength(3);
+        const winner = results.indexOf('redacted');
+        const stored = await b.reports.findReport(report.id);
+        expect(stored?.redactedBy).toBe(`op${String(winner)}`);
+        expect(stored?.redactedAt).toBe(T0 + winner);
+      });
+
+      it('answers not_found for an unknown id and leaves other reports alone', async () => {
+        const other = newReport();
+        await a.reports.createReport(other);
+        expect(await a.reports.redactReport('rpt_0000000000000000', T0, 'carol')).toBe('not_found');
+        expect(await b.reports.findReport(other.id)).toEqual(asOpen(other));
+      });
+    });
+
     describe('overrides', () => {
       it('adds, finds and lists overrides oldest first with every field intact', async () => {
         const report = newReport();

@@ -68,7 +68,13 @@ export interface ReportRecord {
 /** Fields given when filing a report. */
 export type NewReport = Omit<
   ReportRecord,
-  'status' | 'resolvedAt' | 'resolvedBy' | 'resolutionNote' | 'overrideId' | 'redactedAt' | 'redactedBy'
+  | 'status'
+  | 'resolvedAt'
+  | 'resolvedBy'
+  | 'resolutionNote'
+  | 'overrideId'
+  | 'redactedAt'
+  | 'redactedBy'
 >;
 
 /** What an override does: `allow` serves `safe`, `deny` serves `danger`, whatever the layers say. */
@@ -143,7 +149,11 @@ export interface ReportStore {
    * NULL`), so of concurrent redactions exactly one records its who/when.
    * @returns `redacted`, `already_redacted` (nothing changed) or `not_found`.
    */
-  redactReport(id: string, at: number, by: string): Promise<'redacted' | 'already_redacted' | 'not_found'>;
+  redactReport(
+    id: string,
+    at: number,
+    by: string,
+  ): Promise<'redacted' | 'already_redacted' | 'not_found'>;
 }
 
 /**
