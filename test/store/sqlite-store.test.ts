@@ -362,6 +362,25 @@ describe('migrate', () => {
     expect(tables()).toContain('server_secrets');
   });
 
+  it('009 keeps existing reports unredacted and refuses a redacted row that keeps personal data', () => {
+    migrate(db, MIGRATIONS.slice(0, 8));
+    const insert = db.prepare(`INSERT INTO reports (id, created_at, url, kind, comment, contact,
+      source, verdict, engine_version, data_version) VALUES (?, 0, 'https://example.com/',
+      'false_positive', 'ours', 'owner@example.com', 'anonymous', '{}', 'v', 'd')`);
+    insert.run('rpt_before');
+    expect(migrate(db, MIGRATIONS.slice(0, 9))).toEqual([9]);
+    expect(
+      db
+        .prepare("SELECT comment, redacted_at, redacted_by FROM reports WHERE id = 'rpt_before'")
+        .get(),
+    ).toEqual({ comment: 'ours', redacted_at: null, redacted_by: null });
+    const redact = (sql: string) => () => db.prepare(`UPDATE reports SET ${sql}`).run();
+    expect(redact("redacted_at = 1, redacted_by = 'carol'")).toThrow(/CHECK constraint/);
+    expect(redact('comment = NULL, contact = NULL, redacted_at = 1')).toThrow(/CHECK constraint/);
+    redact("comment = NULL, contact = NULL, redacted_at = 1, redacted_by = 'carol'")();
+    expect(redact("contact = 'again@example.com'")).toThrow(/CHECK constraint/);
+  });
+
   it('numbers the shipped migrations 1..n without gaps', () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
   });
