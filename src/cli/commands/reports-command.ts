@@ -1,12 +1,14 @@
 /**
  * @module cli/commands/reports-command
- * `linkguard reports list|show|resolve|export`: the operator's review of reports filed by users
+ * `linkguard reports list|show|resolve|redact|export`: the operator's review of reports filed by users
  * (`POST /v1/reports`, the MCP tool `report_url`, the `GET /report` page; README "Verdict
  * corrections"). A report keeps the URL (a deliberate submission), so the commands show it to the
  * operator. `resolve` records who resolved it, when and why, and with `--override` creates the
- * override in the same transaction; `export` writes the resolved reports as the labelled CSV
+ * override in the same transaction; `redact` erases the reporter's comment and contact (personal
+ * data) and records who did it and when, keeping the rest of the report; `export` writes the resolved reports as the labelled CSV
  * files `linkguard eval` reads. An unknown id exits 1; a refused request (both or neither of
- * `--accept`/`--reject`, an invalid target, a missing reason, already resolved) exits 2.
+ * `--accept`/`--reject`, an invalid target, a missing reason, already resolved, already
+ * redacted) exits 2.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
@@ -16,7 +18,7 @@ import pc from 'picocolors';
 
 import { systemClock } from '../../clock.js';
 import { isReportId } from '../../corrections/correction-ids.js';
-import { resolveReport } from '../../corrections/operator-actions.js';
+import { redactReport, resolveReport } from '../../corrections/operator-actions.js';
 import {
   evalCsv,
   type EvalLabel,
@@ -80,7 +82,7 @@ interface ResolveOptions {
 }
 
 /**
- * The `reports` command and its subcommands `list`, `show`, `resolve` and `export`, each opening
+ * The `reports` command and its subcommands `list`, `show`, `resolve`, `redact` and `export`, each opening
  * the configured store for the run (README "Verdict corrections").
  */
 export function reportsCommand(): Command {
@@ -256,6 +258,36 @@ export function reportsCommand(): Command {
     });
 
   reports
+    .command('redact')
+    .description(
+      "erase the reporter's comment and contact (personal data); the URL, verdict and " +
+        'resolution stay, with who redacted it and when',
+    )
+    .argument('<id>', 'report id (rpt_…)')
+    .option('--by <name>', BY_HELP)
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { by?: string; json?: boolean }) => {
+      const by = operatorName(options.by);
+      // A malformed id cannot exist: answered like an unknown one, without opening the store.
+      if (!isReportId(id)) {
+        notFound('report', id);
+        return;
+      }
+      const report = await operatorAction(() =>
+        withStore((store) => redactReport(store, systemClock, id, by)),
+      );
+      if (report === null) return;
+      if (options.json === true) {
+        console.log(JSON.stringify(reportView(report)));
+        return;
+      }
+      console.log(
+        `Redacted report ${pc.bold(report.id)}: comment and contact erased by ` +
+          `${report.redactedBy ?? by}, ${isoOrEmpty(report.redactedAt)}.`,
+      );
+    });
+
+  reports
     .command('export')
     .description(
       'write resolved reports as labelled CSV for `linkguard eval --malicious F --benign F`',
@@ -364,8 +396,15 @@ function printReport(report: ReportRecord, override: OverrideRecord | null, now:
   line('filed', isoOrEmpty(report.createdAt));
   line('url', report.url);
   line('kind', report.kind);
-  line('comment', report.comment ?? '-');
-  line('contact', report.contact ?? '-');
+  if (report.redactedAt === null) {
+    line('comment', report.comment ?? '-');
+    line('contact', report.contact ?? '-');
+  } else {
+    line(
+      'comment, contact',
+      `redacted by ${report.redactedBy ?? ''} at ${isoOrEmpty(report.redactedAt)}`,
+    );
+  }
   line('source', report.sourceId === null ? report.source : `${report.source} ${report.sourceId}`);
   line(
     'verdict at filing',
