@@ -107,6 +107,8 @@ describe.concurrent('operator commands refuse bad input', { timeout: 120_000 }, 
     [['reports', 'show', 'rpt_0000000000000000'], /^No report rpt_0000000000000000$/],
     [['reports', 'show', '1'], /^No report 1$/],
     [['reports', 'resolve', 'rpt_0000000000000000', '--accept'], /^No report rpt_0{16}$/],
+    [['reports', 'redact', 'rpt_0000000000000000', '--by', 'a'], /^No report rpt_0{16}$/],
+    [['reports', 'redact', 'not-an-id'], /^No report not-an-id$/],
   ])('unknown id: %j exits 1', async (args, pattern) => {
     const result = await run(args);
     expectFailure(result, 1, pattern);
@@ -151,6 +153,7 @@ describe.concurrent('operator commands refuse bad input', { timeout: 120_000 }, 
       /^--expires 0h: a duration must be at least 1h$/,
     ],
     [['overrides', 'add', 'allow', 'example.com', '--reason', 'x', '--by', ' '], /^--by must be/],
+    [['reports', 'redact', REPORT_ID, '--by', ' '], /^--by must be/],
     [['reports', 'resolve', REPORT_ID, '--by', 'a'], /^Give exactly one of --accept and --reject$/],
     [
       ['reports', 'resolve', REPORT_ID, '--accept', '--reject', '--by', 'a'],
@@ -240,6 +243,7 @@ describe.concurrent('operator commands refuse bad input', { timeout: 120_000 }, 
       ['reports', 'export', '--malicious', 'm.csv'],
       /required option '--benign <csv>' not specified/,
     ],
+    [['reports', 'redact'], /missing required argument 'id'/],
   ])('parse error %j exits 2', async (args, pattern) => {
     expectParseError(await run(args), pattern);
   });
@@ -249,7 +253,12 @@ describe('after the refusals', { timeout: 60_000 }, () => {
   it('nothing was recorded: the report is open and no override exists', async () => {
     const shown = await run(['reports', 'show', REPORT_ID, '--json']);
     expect(shown.code, shown.stderr).toBe(0);
-    expect(JSON.parse(shown.stdout)).toMatchObject({ status: 'open', override: null });
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      status: 'open',
+      override: null,
+      redacted_at: null,
+      redacted_by: null,
+    });
     const overrides = await run(['overrides', 'list', '--all', '--json']);
     expect(overrides.code, overrides.stderr).toBe(0);
     expect(JSON.parse(overrides.stdout)).toEqual([]);

@@ -4,7 +4,8 @@
  * override changes what `linkguard check` serves from the next run and stops when removed; a
  * report filed through the ReportService is listed, shown, accepted with an override in one step
  * (which `check` then applies), refused a second resolution, and exported as CSV files that
- * `linkguard eval` reads (README "Verdict corrections").
+ * `linkguard eval` reads; `reports redact` erases a reporter's comment and contact, open or
+ * resolved, and keeps the rest (README "Verdict corrections").
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
@@ -64,6 +65,8 @@ interface ReportView {
   resolved_by: string | null;
   resolution_note: string | null;
   override_id: string | null;
+  redacted_at: string | null;
+  redacted_by: string | null;
   override?: OverrideView | null;
 }
 
@@ -496,6 +499,75 @@ describe.each(STORES)('verdict corrections CLI on $name', { timeout: 240_000 }, 
       expect(evaluated.benign).toMatchObject({ rows: 1, invalid: 0 });
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      await db.done();
+    }
+  });
+
+  it('redact erases comment and contact of a resolved and an open report, keeps the rest, once', async () => {
+    const db = await open();
+    const run = (args: readonly string[]) => runBuiltCli(args, { ...db.env, ...QUIET });
+    try {
+      const [resolvedId, openId] = await fileReports(db.location, db.env, [
+        {
+          url: STANDS,
+          kind: 'false_positive',
+          comment: 'Please call me back.',
+          contact: 'someone@example.org',
+        },
+        { url: MISSED, kind: 'false_negative', comment: 'fake invoice', contact: 'x@example.org' },
+      ]);
+      if (resolvedId === undefined || openId === undefined) throw new Error('reports not filed');
+      ok(await run(['reports', 'resolve', resolvedId, '--reject', '--note', 'n', '--by', 'alice']));
+      const before = json(await run(['reports', 'show', resolvedId, '--json'])) as ReportView;
+      expect(before).toMatchObject({ redacted_at: null, redacted_by: null });
+
+      const redacted = ok(await run(['reports', 'redact', resolvedId, '--by', 'carol']));
+      expect(redacted.stdout).toMatch(
+        new RegExp(
+          `^Redacted report ${resolvedId}: comment and contact erased by carol, \\d{4}-\\d{2}-\\d{2}T`,
+        ),
+      );
+      const after = json(await run(['reports', 'show', resolvedId, '--json'])) as ReportView;
+      expect(after).toEqual({
+        ...before,
+        comment: null,
+        contact: null,
+        redacted_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) as string,
+        redacted_by: 'carol',
+      });
+      const plain = ok(await run(['reports', 'show', resolvedId])).stdout;
+      expect(plain).toMatch(/^comment, contact: {3}redacted by carol at \d{4}-\d{2}-\d{2}T\S+Z$/m);
+      expect(plain).not.toContain('someone@example.org');
+      expect(plain).not.toContain('call me back');
+      expect(plain).toContain(`url:                ${STANDS}\n`);
+      expect(plain).toMatch(/^status: {14}rejected$/m);
+
+      const again = await run(['reports', 'redact', resolvedId, '--by', 'dave']);
+      expect(again.code, again.stderr).toBe(2);
+      expect(again.stdout).toBe('');
+      expect(again.stderr.trim()).toBe(`Report ${resolvedId} was already redacted`);
+      expect(json(await run(['reports', 'show', resolvedId, '--json']))).toEqual(after);
+
+      // Without --by: the OS user; the open report stays open and can still be resolved.
+      const redactedOpen = JSON.parse(
+        ok(await run(['reports', 'redact', openId, '--json'])).stdout,
+      ) as ReportView;
+      expect(redactedOpen).toMatchObject({
+        id: openId,
+        url: MISSED,
+        kind: 'false_negative',
+        status: 'open',
+        comment: null,
+        contact: null,
+        redacted_by: userInfo().username,
+      });
+      ok(await run(['reports', 'resolve', openId, '--accept', '--by', 'alice']));
+      expect(json(await run(['reports', 'show', openId, '--json']))).toMatchObject({
+        status: 'accepted',
+        comment: null,
+        redacted_by: userInfo().username,
+      });
+    } finally {
       await db.done();
     }
   });
