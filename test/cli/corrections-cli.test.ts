@@ -540,7 +540,7 @@ describe.each(STORES)('verdict corrections CLI on $name', { timeout: 240_000 }, 
       expect(plain).not.toContain('someone@example.org');
       expect(plain).not.toContain('call me back');
       expect(plain).toContain(`url:                ${STANDS}\n`);
-      expect(plain).toMatch(/^status: {14}rejected$/m);
+      expect(plain).toMatch(/^status: {13}rejected$/m);
 
       const again = await run(['reports', 'redact', resolvedId, '--by', 'dave']);
       expect(again.code, again.stderr).toBe(2);
