@@ -87,7 +87,7 @@ interface ResolveOptions {
  */
 export function reportsCommand(): Command {
   const reports = new Command('reports').description(
-    'review reports of wrong verdicts filed by users; resolve them, export them for eval',
+    'review reports of wrong verdicts filed by users; resolve, redact, export them for eval',
   );
 
   reports
