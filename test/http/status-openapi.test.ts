@@ -1,5 +1,5 @@
 /**
- * `GET /v1/status` (spec §2.7, §4.2, DESIGN §4.14), `GET /v1/ready`, the OpenAPI 3.1 document
+ * `GET /v1/status` (README "API"), `GET /v1/ready`, the OpenAPI 3.1 document
  * (spec §9) validated against the official schema, and the Swagger UI at /docs.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';

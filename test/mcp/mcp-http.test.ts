@@ -1,5 +1,6 @@
 /**
- * The connector at the HTTP level (guides/mcp.md §2.1, §2.5, §7.1): what the streamable-HTTP
+ * The connector at the HTTP level (README "MCP connector"; the MCP specification's Streamable
+ * HTTP transport): what the streamable-HTTP
  * transport refuses, the 401 challenge of an unauthenticated tool call (RFC 9728 / RFC 6750),
  * notifications, batches, GET/DELETE, and the protected-resource metadata.
  */

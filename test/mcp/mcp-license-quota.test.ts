@@ -1,6 +1,7 @@
 /**
  * The connector's Premium quota (spec §8: 1,000 checks per calendar month per license, each URL
- * of a batch counting one; DESIGN §4.13: exhaustion is an `isError` result asking for a human),
+ * of a batch counting one; README "MCP connector": exhaustion is an `isError` result asking for a
+ * human),
  * on the embedded SQLite store and on PostgreSQL. A batch is reserved whole: one that does not
  * fit what is left of the month is refused whole and spends nothing (README "Premium licenses").
  * Every error result carries `agent_action: "ask_human"` in `structuredContent` too. The tools are

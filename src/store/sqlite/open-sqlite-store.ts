@@ -1,6 +1,6 @@
 /**
  * @module store/sqlite/open-sqlite-store
- * The embedded store (DESIGN §2): one better-sqlite3 connection per process, in WAL mode so
+ * The embedded store (docs/architecture.md, "Store"): one better-sqlite3 connection per process, in WAL mode so
  * readers (CLI, readiness probe) never block the server's writes. Opening migrates the schema.
  */
 
