@@ -4,11 +4,10 @@
  * exit code and output. Starts several times faster than `runCli()` (no TypeScript compile), which
  * matters for tests that run many commands in sequence.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { type CliResult, PACKAGE_ROOT } from './run-cli.js';
+import { type CliResult, PACKAGE_ROOT, runNode } from './run-cli.js';
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'linkguard.js');
 
@@ -25,25 +24,5 @@ export function runBuiltCli(
   if (!existsSync(join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js'))) {
     return Promise.reject(new Error('dist/ is missing: run `npm run build` before the CLI tests'));
   }
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      {
-        cwd: PACKAGE_ROOT,
-        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
-        timeout: 60_000,
-        maxBuffer: 16 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        if (error !== null && typeof error.code !== 'number') {
-          reject(
-            new Error(`linkguard ${args.join(' ')} failed to run: ${error.message}\n${stderr}`),
-          );
-          return;
-        }
-        resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr });
-      },
-    );
-  });
+  return runNode([BIN], args, env);
 }

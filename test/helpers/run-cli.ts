@@ -17,13 +17,25 @@ export interface CliResult {
 
 /**
  * Run `linkguard <args>` with `env` added to the environment. Never rejects on a non-zero exit:
- * the exit code is part of the result. Times out after 30 s.
+ * the exit code is part of the result. Times out after 60 s.
  */
 export function runCli(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
+  return runNode(['--import', 'tsx', 'src/cli/main.ts'], args, env);
+}
+
+/**
+ * Run `node <entry…> <args>` in the package root with `env` added (colours off) and capture its
+ * exit code and output; the shared half of {@link runCli} and `runBuiltCli()`.
+ */
+export function runNode(
+  entry: readonly string[],
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      [...entry, ...args],
       {
         cwd: PACKAGE_ROOT,
         env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
